@@ -1,0 +1,61 @@
+/**
+ * The two faces of a wire format. Each folder under `protocols/` exports one `ClientCodec`
+ * (the wire as a client speaks it to gatehouse) and one `UpstreamCodec` (the wire as gatehouse
+ * speaks it to a provider). The gateway composes any client codec with any upstream codec, so
+ * code grows as protocols + providers.
+ * @module
+ */
+import type { Converted } from "../core/convert.ts";
+import type { CoreRequest, Wire } from "../core/request.ts";
+import type { CoreResponse, Usage } from "../core/response.ts";
+import type { StreamPart } from "../core/stream.ts";
+import type { GatewayError } from "../core/errors.ts";
+import type { SseEvent } from "../sse/parse_sse.ts";
+
+/** What an encoder needs to know about the exchange. */
+export interface EncodeContext {
+  /** The model id the client asked for (shown back to it, never the upstream id). */
+  clientModel: string;
+  /** The client's original request, decoded. */
+  request: CoreRequest;
+}
+
+/** The wire as spoken by a client to gatehouse. */
+export interface ClientCodec {
+  wire: Wire;
+  /** Parsed JSON body → internal request. Throws `GatewayError` (400) naming the field path on
+   * a schema violation. */
+  decodeRequest(body: unknown): Converted<CoreRequest>;
+  /** Internal response → response body. */
+  encodeResponse(response: CoreResponse, ctx: EncodeContext): Converted<unknown>;
+  /** Stream parts → SSE bytes. Always ends with the protocol's terminal event, also after an
+   * `error` part. */
+  encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array>;
+}
+
+/** An HTTP request to send upstream, relative to the provider's root. */
+export interface UpstreamCall {
+  /** Path under the provider root, starting with `/v1/`. */
+  path: string;
+  body: unknown;
+}
+
+/** The wire as gatehouse speaks it to a provider. */
+export interface UpstreamCodec {
+  wire: Wire;
+  /** Internal request (with `model` already the upstream id) → upstream call. */
+  encodeRequest(request: CoreRequest): Converted<UpstreamCall>;
+  /** Upstream JSON body → internal response. `request` is the encoded-from request (for
+   * restoring shortened tool names and similar per-request mappings). */
+  decodeResponse(body: unknown, request: CoreRequest): Converted<CoreResponse>;
+  /** Upstream SSE events → stream parts. Emits `error` for the wire's error events and a
+   * `finish` at the end (or `error` when the upstream stream ends without its terminal event). */
+  decodeStream(request: CoreRequest): TransformStream<SseEvent, StreamPart>;
+  /** Usage carried by one upstream SSE event, for the passthrough tap (cheap: most events
+   * return null without parsing). Later events' fields override earlier ones. */
+  usageOfEvent(event: SseEvent): Partial<Usage> | null;
+  /** Usage of a non-streamed upstream body, for the passthrough tap. */
+  usageOfBody(body: unknown): Usage | null;
+  /** An upstream HTTP error (status and parsed or raw body) → a gateway error for the client. */
+  decodeError(status: number, body: unknown, headers: Headers): GatewayError;
+}

@@ -1,0 +1,60 @@
+/**
+ * How an upstream HTTP failure reaches the client: one status policy for every wire. Each wire's
+ * `decodeError` extracts the message and type from its own error body and calls this.
+ * @module
+ */
+import { type ErrorKind, GatewayError } from "../core/errors.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** What a wire's error body said. */
+export interface UpstreamFailure {
+  /** Provider name as the catalog calls it (`openai`, `anthropic`, ...). */
+  provider: string;
+  status: number;
+  message: string;
+  /** The upstream's own error type or code, if any (`rate_limit_error`, `context_length_exceeded`). */
+  code?: string | null;
+  param?: string | null;
+  headers: Headers;
+}
+
+/** Maps an upstream failure to the gateway error the client sees. An upstream 401/403 means the
+ * gateway's provider credential is wrong, not the client's key, so the client gets 502 naming the
+ * provider; 429 keeps `retry-after`; other statuses pass through with their kind. */
+export function upstreamError(f: UpstreamFailure): GatewayError {
+  const headers: Record<string, string> = {};
+  const retryAfter = f.headers.get("retry-after");
+  if (retryAfter) headers["retry-after"] = retryAfter;
+  const said = f.message ? `: ${f.message}` : "";
+  if (f.status === 401 || f.status === 403) {
+    return new GatewayError(
+      "upstream",
+      502,
+      `Provider "${f.provider}" rejected the gateway's credential (HTTP ${f.status})${said}. ` +
+        "The operator must fix the provider API key; your gatehouse key is fine.",
+      { code: f.code ?? "upstream_auth_failed", headers },
+    );
+  }
+  const kind = kindOf(f.status);
+  const status = (f.status >= 400 && f.status <= 599 ? f.status : 502) as ContentfulStatusCode;
+  return new GatewayError(
+    kind,
+    status,
+    `Provider "${f.provider}" returned HTTP ${f.status}${said}`,
+    {
+      code: f.code ?? null,
+      param: f.param ?? null,
+      headers,
+    },
+  );
+}
+
+function kindOf(status: number): ErrorKind {
+  if (status === 400 || status === 422) return "invalid_request";
+  if (status === 404) return "not_found";
+  if (status === 413) return "request_too_large";
+  if (status === 429) return "rate_limit";
+  if (status === 529 || status === 503) return "overloaded";
+  if (status === 504 || status === 408) return "timeout";
+  return "upstream";
+}
