@@ -46,6 +46,14 @@ export interface FunctionTool {
   description?: string;
   parameters: Record<string, unknown>;
   strict?: boolean;
+  /** Responses `namespace` the tool was declared in (Codex MCP tools). `name` is then the
+   * flattened `<namespace>__<child>` form every wire accepts; the Responses client codec turns
+   * calls back into `{namespace, name}`. */
+  namespace?: string;
+  /** Set when this function stands for a Responses built-in that the client executes (Codex
+   * `local_shell`): the OpenAI Responses upstream gets the native tool, other wires this
+   * function. */
+  native?: "local_shell";
 }
 
 /** A free-form tool (Responses `custom`, e.g. Codex's apply_patch). Upstreams without it get a
@@ -55,6 +63,8 @@ export interface CustomTool {
   name: string;
   description?: string;
   format?: Record<string, unknown>;
+  /** Responses `namespace` the tool was declared in; see `FunctionTool.namespace`. */
+  namespace?: string;
 }
 
 /** A vendor-hosted tool (web_search, image_generation, Anthropic server tools, ...): forwarded
@@ -129,6 +139,9 @@ export interface CoreRequest {
   store?: boolean;
   promptCacheKey?: string;
   stream: boolean;
+  /** The client asked for a usage report at the end of its stream (OpenAI chat
+   * `stream_options.include_usage`); encoders of wires that always report usage ignore it. */
+  includeStreamUsage?: boolean;
   /** The wire the client spoke, for decisions that depend on origin. */
   source: Wire;
 }

@@ -9,6 +9,23 @@ export interface SseEvent {
   data: string;
 }
 
+/** Parses one event block (the text between blank lines). Null when it has no data. */
+export function parseEventBlock(block: string): SseEvent | null {
+  let event: string | undefined;
+  const data: string[] = [];
+  for (const text of block.split(/\r\n|\r|\n/)) {
+    if (text === "" || text.startsWith(":")) continue;
+    const colon = text.indexOf(":");
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? "" : text.slice(colon + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (field === "data") data.push(value);
+    else if (field === "event") event = value;
+  }
+  if (data.length === 0) return null;
+  return event === undefined ? { data: data.join("\n") } : { event, data: data.join("\n") };
+}
+
 /** Bytes in, events out. Handles `\n`, `\r\n` and `\r` line ends, multi-line data, comments,
  * and events split across chunks at any byte. */
 export function parseSse(): TransformStream<Uint8Array, SseEvent> {

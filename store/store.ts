@@ -8,7 +8,7 @@
 export interface KeyRecord {
   id: string;
   name: string;
-  /** The first characters of the key, safe to show (`gh_k4Xz...`). */
+  /** The first characters of the key, safe to show (`gth_virhos43…`). */
   hint: string;
   createdAt: number;
   revokedAt: number | null;

@@ -1,0 +1,110 @@
+/**
+ * Builds the Hono app from the route table and the gateway. Tests import it; `main.ts` serves it.
+ * @module
+ */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { GatewayDeps } from "./gateway/exchange.ts";
+import { handleImages } from "./gateway/images.ts";
+import { handleCountTokens } from "./gateway/count_tokens.ts";
+import { apiKeyAuth } from "./routes/auth.ts";
+import { routingPath } from "./routes/bare_path.ts";
+import { jsonBody } from "./routes/body.ts";
+import type { AppEnv } from "./routes/env.ts";
+import { routeGuard } from "./routes/guard.ts";
+import { errorResponse, toGatewayError, validationError } from "./routes/render_error.ts";
+import { routes } from "./routes/table.ts";
+import { llmHandler } from "./routes/handlers/llm.ts";
+import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts";
+import { usageHandler } from "./routes/handlers/usage.ts";
+import { openApiDocument } from "./openapi/document.ts";
+
+/** A response the gateway built itself (forwarded upstream bytes), handed to a route whose typed
+ * handler expects `c.json` output; the route's schema still documents the body. */
+function prebuilt<T>(response: Response): T {
+  return response as unknown as T;
+}
+
+/** The gateway app. */
+export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>({
+    getPath: routingPath,
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error, result.target);
+    },
+  });
+  app.onError((error, c) => {
+    const failure = toGatewayError(
+      error,
+      (message, cause) =>
+        deps.log.error(message, { error: String(cause), stack: (cause as Error)?.stack }),
+    );
+    return errorResponse(failure, c.get("envelope") ?? "openai");
+  });
+  app.use("*", routeGuard());
+  app.use("*", apiKeyAuth(deps.store));
+  app.use("*", jsonBody(deps.config.maxBody));
+
+  const keyed = (c: { get(name: "key"): import("./store/store.ts").KeyRecord }) => c.get("key");
+  const request = (c: import("hono").Context<AppEnv>, route: string) => {
+    const url = c.req.url;
+    const query = url.indexOf("?");
+    return {
+      clientWire: "anthropic_messages" as const,
+      route,
+      headers: c.req.raw.headers,
+      search: query === -1 ? "" : url.slice(query),
+      signal: c.req.raw.signal,
+      key: keyed(c),
+    };
+  };
+
+  app.openapi(routes.listModels.route, listModelsHandler(deps.catalog));
+  app.openapi(routes.getModel.route, getModelHandler(deps.catalog));
+  app.openapi(
+    routes.chatCompletions.route,
+    llmHandler(deps, "openai_chat", "/v1/chat/completions"),
+  );
+  app.openapi(routes.responses.route, llmHandler(deps, "openai_responses", "/v1/responses"));
+  app.openapi(routes.messages.route, llmHandler(deps, "anthropic_messages", "/v1/messages"));
+  app.openapi(
+    routes.countTokens.route,
+    async (c) =>
+      prebuilt(
+        await handleCountTokens(deps, {
+          ...request(c, "/v1/messages/count_tokens"),
+          body: await c.req.json(),
+        }),
+      ),
+  );
+  app.openapi(
+    routes.imagesGenerations.route,
+    async (c) =>
+      prebuilt(
+        await handleImages(deps, {
+          body: await c.req.json(),
+          signal: c.req.raw.signal,
+          key: keyed(c),
+        }),
+      ),
+  );
+  app.openapi(routes.usage.route, usageHandler(deps.store));
+  app.openapi(routes.root.route, (c) =>
+    c.json({
+      name: "gatehouse" as const,
+      api_base: deps.config.publicBaseUrl ?? new URL(c.req.url).origin,
+      openapi: "/openapi.json",
+      docs: deps.config.docsUrl,
+    }, 200));
+  app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));
+  app.openapi(routes.readyz.route, async (c) => {
+    try {
+      await deps.store.countKeys();
+      return c.json({ status: "ok" as const, checks: { store: "ok" } }, 200);
+    } catch (error) {
+      return c.json({ status: "unavailable" as const, checks: { store: String(error) } }, 503);
+    }
+  });
+  const document = openApiDocument(app, deps.config.publicBaseUrl);
+  app.openapi(routes.openapi.route, (c) => c.json(document(), 200));
+  return app;
+}

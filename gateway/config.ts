@@ -1,0 +1,69 @@
+/**
+ * Gateway settings read from the environment once at start.
+ * @module
+ */
+
+/** Everything the request path needs to know about its deployment. */
+export interface GatewayConfig {
+  /** Largest accepted request body in bytes (`GATEHOUSE_MAX_BODY`, default 32 MiB). */
+  maxBody: number;
+  /** The root address clients use (`PUBLIC_BASE_URL`), shown by `GET /`. */
+  publicBaseUrl: string | null;
+  /** The docs host address (`DOCS_URL`). */
+  docsUrl: string | null;
+  /** Per-token delay of the mock provider in ms (`GATEHOUSE_MOCK_DELAY_MS`). */
+  mockDelayMs: number;
+  /** Upstream request timeout until response headers, ms (`GATEHOUSE_UPSTREAM_TIMEOUT_MS`). */
+  upstreamTimeoutMs: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** Parses a size such as `32MiB`, `500kb`, `1048576`. */
+export function parseSize(text: string): number | null {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|kib|mb|mib|gb|gib)?\s*$/i.exec(text);
+  if (!match) return null;
+  const unit = (match[2] ?? "b").toLowerCase();
+  const factor = unit === "b"
+    ? 1
+    : unit.startsWith("k")
+    ? 1024
+    : unit.startsWith("m")
+    ? MIB
+    : 1024 * MIB;
+  return Math.floor(Number(match[1]) * factor);
+}
+
+/** Reads the config; throws an Error naming the variable on a bad value. */
+export function readGatewayConfig(env: (name: string) => string | undefined): GatewayConfig {
+  const size = env("GATEHOUSE_MAX_BODY");
+  const maxBody = size === undefined ? 32 * MIB : parseSize(size);
+  if (maxBody === null || maxBody <= 0) {
+    throw new Error(`GATEHOUSE_MAX_BODY="${size}" is not a size: use bytes or a unit, e.g. 32MiB.`);
+  }
+  const number = (name: string, fallback: number) => {
+    const raw = env(name);
+    if (raw === undefined || raw === "") return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) {
+      throw new Error(`${name}="${raw}" is not a non-negative number.`);
+    }
+    return value;
+  };
+  const url = (name: string) => {
+    const raw = env(name);
+    if (!raw) return null;
+    try {
+      return new URL(raw).href.replace(/\/+$/, "");
+    } catch {
+      throw new Error(`${name}="${raw}" is not a URL.`);
+    }
+  };
+  return {
+    maxBody,
+    publicBaseUrl: url("PUBLIC_BASE_URL"),
+    docsUrl: url("DOCS_URL"),
+    mockDelayMs: number("GATEHOUSE_MOCK_DELAY_MS", 0),
+    upstreamTimeoutMs: number("GATEHOUSE_UPSTREAM_TIMEOUT_MS", 600_000),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * `POST /v1/messages/count_tokens` for every model: Anthropic models ask their provider's own
+ * counting endpoint; every other model is counted locally with a real tokenizer.
+ * @module
+ */
+import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
+import { countRequestTokens } from "../tokens/count_tokens.ts";
+import { GatewayError } from "../core/errors.ts";
+import type { GatewayDeps } from "./exchange.ts";
+import type { LlmRequest } from "./handle_llm.ts";
+import { Meter } from "./ledger.ts";
+import { passthrough } from "./passthrough.ts";
+import { resolveModel } from "./resolve_model.ts";
+import { warningHeaders } from "./warnings.ts";
+
+/** Handles a count request (`clientWire` is `anthropic_messages`). */
+export async function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
+  const model = resolveModel(deps.catalog, request.body.model, "count_tokens");
+  const meter = new Meter({
+    store: deps.store,
+    keyId: request.key.id,
+    model: model.id,
+    upstream: model.provider.name,
+    route: request.route,
+    pricing: {},
+    stream: false,
+    started: Date.now(),
+    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
+  });
+  const exchange = { ...request, deps, model, meter };
+  try {
+    if (model.provider.kind === "anthropic") {
+      const codec = upstreamCodec("anthropic_messages", { providerName: model.provider.name });
+      return await passthrough(exchange, codec, "/v1/messages/count_tokens");
+    }
+    const decoded = clientCodec("anthropic_messages").decodeRequest({
+      max_tokens: 1,
+      ...request.body,
+    });
+    const headers = warningHeaders(decoded.warnings, exchange);
+    headers.set("content-type", "application/json");
+    meter.close(200);
+    return new Response(JSON.stringify({ input_tokens: countRequestTokens(decoded.value) }), {
+      headers,
+    });
+  } catch (error) {
+    meter.close(error instanceof GatewayError ? error.status : 500);
+    throw error;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The one request path for language models: model lookup → pick the upstream wire → passthrough
+ * when the wires match, mock when the provider is the built-in one, translation otherwise. Every
+ * request that reaches a model writes one ledger record, failures included.
+ * @module
+ */
+import type { ResolvedModel } from "../catalog/catalog.ts";
+import { GatewayError } from "../core/errors.ts";
+import type { Wire } from "../core/request.ts";
+import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
+import type { KeyRecord } from "../store/store.ts";
+import type { GatewayDeps, LlmExchange } from "./exchange.ts";
+import { Meter } from "./ledger.ts";
+import { respondWithMock } from "./mock.ts";
+import { passthrough } from "./passthrough.ts";
+import { type ModelUse, resolveModel } from "./resolve_model.ts";
+import { translate } from "./translate.ts";
+
+/** A language-model request as the route handler hands it over. */
+export interface LlmRequest {
+  clientWire: Wire;
+  route: string;
+  body: Record<string, unknown>;
+  headers: Headers;
+  search: string;
+  signal: AbortSignal;
+  key: KeyRecord;
+}
+
+const USE: Record<Wire, ModelUse> = {
+  openai_chat: "chat",
+  openai_responses: "responses",
+  anthropic_messages: "messages",
+};
+
+/** Where each wire's requests go on a provider. */
+export const WIRE_PATH: Record<Wire, string> = {
+  openai_chat: "/v1/chat/completions",
+  openai_responses: "/v1/responses",
+  anthropic_messages: "/v1/messages",
+};
+
+/** The wire a model's provider speaks for language requests. */
+export function upstreamWire(model: ResolvedModel): Wire | "mock" {
+  switch (model.provider.kind) {
+    case "anthropic":
+      return "anthropic_messages";
+    case "openai":
+      return model.openaiWire === "responses" ? "openai_responses" : "openai_chat";
+    case "openai_compatible":
+      return "openai_chat";
+    case "mock":
+      return "mock";
+  }
+}
+
+/** Handles one chat, responses or messages request. */
+export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
+  const started = Date.now();
+  const model = resolveModel(deps.catalog, request.body.model, USE[request.clientWire]);
+  const meter = new Meter({
+    store: deps.store,
+    keyId: request.key.id,
+    model: model.id,
+    upstream: model.provider.name,
+    route: request.route,
+    pricing: model.pricing,
+    stream: request.body.stream === true,
+    started,
+    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
+  });
+  const exchange: LlmExchange = { ...request, deps, model, meter };
+  try {
+    const wire = upstreamWire(model);
+    const client = clientCodec(request.clientWire);
+    if (wire === "mock") {
+      const decoded = client.decodeRequest(request.body);
+      return respondWithMock(exchange, client, decoded.value, decoded.warnings);
+    }
+    const codec = upstreamCodec(wire, {
+      providerName: model.provider.name,
+      compat: model.provider.kind === "openai_compatible",
+      defaultMaxTokens: model.maxOutputTokens,
+    });
+    if (wire === request.clientWire) return await passthrough(exchange, codec, WIRE_PATH[wire]);
+    const decoded = client.decodeRequest(request.body);
+    return await translate(exchange, client, codec, decoded.value, decoded.warnings);
+  } catch (error) {
+    meter.close(
+      error instanceof GatewayError ? error.status : request.signal.aborted ? 499 : 500,
+      request.signal.aborted,
+    );
+    throw error;
+  }
+}

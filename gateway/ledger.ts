@@ -1,0 +1,121 @@
+/**
+ * One ledger record per request. A `Meter` is opened when a request has a key and a model, fed
+ * usage as it becomes known (a stream's final event, a body), and closed exactly once: at the end
+ * of the response, on an error, or when the client goes away midway.
+ * @module
+ */
+import type { Pricing } from "../catalog/schema.ts";
+import type { Usage } from "../core/response.ts";
+import { emptyUsage } from "../core/response.ts";
+import type { Store } from "../store/store.ts";
+
+/** Dollars for `usage` and `images` at `pricing`. Cached reads use the cached price and cache
+ * writes the cache-write price, each falling back to the input price. */
+export function costOf(pricing: Pricing, usage: Usage, images = 0): number {
+  const perToken = (price: number | undefined, tokens: number) =>
+    ((price ?? 0) * tokens) / 1_000_000;
+  const uncached = Math.max(0, usage.inputTokens - usage.cacheReadTokens - usage.cacheWriteTokens);
+  return perToken(pricing.input, uncached) +
+    perToken(pricing.cached_input ?? pricing.input, usage.cacheReadTokens) +
+    perToken(pricing.cache_write ?? pricing.input, usage.cacheWriteTokens) +
+    perToken(pricing.output, usage.outputTokens) +
+    (pricing.per_image ?? 0) * images;
+}
+
+/** What a meter records about. */
+export interface MeterSubject {
+  store: Store;
+  keyId: string;
+  model: string;
+  upstream: string;
+  route: string;
+  pricing: Pricing;
+  stream: boolean;
+  /** Unix ms when the request arrived. */
+  started: number;
+  onError: (error: unknown) => void;
+}
+
+/** Collects one request's usage and writes its record once. */
+export class Meter {
+  #subject: MeterSubject;
+  #usage: Usage = emptyUsage();
+  #images = 0;
+  #closed = false;
+
+  constructor(subject: MeterSubject) {
+    this.#subject = subject;
+  }
+
+  /** Merges usage fields; later values win (streams report cumulative numbers). */
+  add(usage: Partial<Usage>): void {
+    for (const [field, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
+      if (typeof value === "number" && Number.isFinite(value)) this.#usage[field] = value;
+    }
+  }
+
+  /** Counts generated images. */
+  addImages(count: number): void {
+    this.#images += count;
+  }
+
+  get usage(): Usage {
+    return { ...this.#usage };
+  }
+
+  /** Writes the record; later calls do nothing. */
+  close(status: number, aborted = false): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const s = this.#subject;
+    const usage = this.#usage;
+    s.store.recordUsage({
+      keyId: s.keyId,
+      model: s.model,
+      upstream: s.upstream,
+      route: s.route,
+      status,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      reasoningTokens: usage.reasoningTokens,
+      images: this.#images,
+      cost: costOf(s.pricing, usage, this.#images),
+      latencyMs: Date.now() - s.started,
+      stream: s.stream,
+      aborted,
+      time: s.started,
+    }).catch(s.onError);
+  }
+}
+
+/** Wraps a response body so the meter closes when it ends, fails, or is cancelled by the
+ * client. Pull-based: a slow client slows the upstream read instead of growing a buffer. */
+export function meteredBody(
+  body: ReadableStream<Uint8Array>,
+  meter: Meter,
+  status: number,
+  upstream?: AbortController,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          meter.close(status);
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        meter.close(status, true);
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      meter.close(status, true);
+      upstream?.abort(reason);
+      await reader.cancel(reason).catch(() => {});
+    },
+  }, { highWaterMark: 0 });
+}

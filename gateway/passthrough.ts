@@ -1,0 +1,89 @@
+/**
+ * The same-protocol fast path: the client's body goes on with only the model id rewritten, and
+ * the upstream's bytes come back untouched, tapped for usage. For chat streams the upstream is
+ * always asked for usage; clients that did not ask for it never see that final chunk.
+ * @module
+ */
+import type { Wire } from "../core/request.ts";
+import type { UpstreamCodec } from "../protocols/codec.ts";
+import { isUsageOnlyChunk } from "../protocols/openai_chat/mod.ts";
+import { SSE_HEADERS } from "../sse/encode_sse.ts";
+import { sseTap } from "./sse_tap.ts";
+import { meteredBody } from "./ledger.ts";
+import { upstreamFetch } from "./upstream_fetch.ts";
+import { readUpstreamError } from "./upstream_failure.ts";
+import type { LlmExchange } from "./exchange.ts";
+
+/** Response headers worth passing back from the provider. */
+const KEEP_HEADERS = ["request-id", "x-request-id", "openai-processing-ms", "retry-after"];
+
+/** Forwards `exchange` to an upstream speaking the client's own wire. */
+export async function passthrough(
+  exchange: LlmExchange,
+  codec: UpstreamCodec,
+  path: string,
+): Promise<Response> {
+  const { model, meter, deps } = exchange;
+  const body: Record<string, unknown> = { ...exchange.body, model: model.upstreamId };
+  const stream = body.stream === true;
+  let clientWantsUsage = true;
+  if (codec.wire === "openai_chat" && stream) {
+    const options = (body.stream_options ?? {}) as Record<string, unknown>;
+    clientWantsUsage = options.include_usage === true;
+    body.stream_options = { ...options, include_usage: true };
+  }
+  const controller = new AbortController();
+  const signal = AbortSignal.any([exchange.signal, controller.signal]);
+  const response = await upstreamFetch({
+    provider: model.provider,
+    path: path + forwardedQuery(codec.wire, exchange.search),
+    body: JSON.stringify(body),
+    clientHeaders: exchange.headers,
+    signal,
+    fetch: deps.fetch,
+    timeoutMs: deps.config.upstreamTimeoutMs,
+  });
+  // Same wire: an upstream error body is already in the client's envelope and goes back as it
+  // came. Except 401/403: that is the gateway's provider credential failing, and passing it on
+  // would tell the client its own gatehouse key is wrong.
+  if (response.status === 401 || response.status === 403) {
+    throw await readUpstreamError(response, codec);
+  }
+
+  const headers = new Headers();
+  for (const name of KEEP_HEADERS) {
+    const value = response.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  const type = response.headers.get("content-type") ?? "";
+  if (stream && type.includes("text/event-stream") && response.body) {
+    for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
+    const tapped = response.body.pipeThrough(sseTap({
+      observe: (event) => {
+        const usage = codec.usageOfEvent(event);
+        if (usage) meter.add(usage);
+      },
+      keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+    }));
+    return new Response(meteredBody(tapped, meter, response.status, controller), {
+      status: response.status,
+      headers,
+    });
+  }
+  const text = await response.text();
+  headers.set("content-type", type || "application/json");
+  try {
+    const usage = codec.usageOfBody(JSON.parse(text));
+    if (usage) meter.add(usage);
+  } catch {
+    // A non-JSON success body is forwarded as it is; there is no usage to read from it.
+  }
+  meter.close(response.status);
+  return new Response(text, { status: response.status, headers });
+}
+
+/** The query string the upstream expects: Anthropic takes `?beta=true` (Claude Code sends it);
+ * OpenAI routes take none from us. */
+function forwardedQuery(wire: Wire, search: string): string {
+  return wire === "anthropic_messages" ? search : "";
+}

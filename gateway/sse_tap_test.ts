@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { sseTap } from "./sse_tap.ts";
+import type { SseEvent } from "../sse/parse_sse.ts";
+
+const enc = new TextEncoder();
+
+async function run(chunks: string[], keep?: (e: SseEvent) => boolean) {
+  const seen: SseEvent[] = [];
+  const out = ReadableStream.from(chunks.map((c) => enc.encode(c))).pipeThrough(
+    sseTap({ observe: (e) => seen.push(e), keep }),
+  );
+  const text = new TextDecoder().decode(
+    new Uint8Array((await Array.fromAsync(out)).flatMap((c) => [...c])),
+  );
+  return { seen, text };
+}
+
+Deno.test("sseTap forwards bytes unchanged and observes events split across chunks", async () => {
+  const input = ['event: a\ndata: {"x"', ":1}\n\nevent: b\r\ndata: 2\r\n\r\n", "data: tail"];
+  const { seen, text } = await run(input);
+  assert.equal(text, input.join(""));
+  assert.deepEqual(seen, [{ event: "a", data: '{"x":1}' }, { event: "b", data: "2" }, {
+    data: "tail",
+  }]);
+});
+
+Deno.test("sseTap cuts rejected events by byte range and keeps the rest verbatim", async () => {
+  const input = ["data: 1\n\ndata: drop", "\n\ndata: 3\n\n", "data: [DONE]\n\n"];
+  const { seen, text } = await run(input, (e) => e.data !== "drop");
+  assert.equal(seen.length, 4);
+  assert.equal(text, "data: 1\n\ndata: 3\n\ndata: [DONE]\n\n");
+});

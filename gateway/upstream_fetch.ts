@@ -1,0 +1,87 @@
+/**
+ * Sends one request to a provider: its root, its own credential in place of the client's key,
+ * the protocol headers that matter, and the client's abort signal so a disconnect stops it.
+ * @module
+ */
+import type { ResolvedProvider } from "../catalog/catalog.ts";
+import { GatewayError } from "../core/errors.ts";
+
+/** The Anthropic API version sent when the client named none. */
+export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
+
+/** Client headers forwarded to an Anthropic upstream. */
+const ANTHROPIC_FORWARD = ["anthropic-version", "anthropic-beta"];
+/** Client headers forwarded to an OpenAI upstream. */
+const OPENAI_FORWARD = ["openai-beta"];
+
+/** What to send. */
+export interface UpstreamRequest {
+  provider: ResolvedProvider;
+  /** Path under the provider root, with its query string if any. */
+  path: string;
+  body: string;
+  /** The client's headers, for the forwarded ones (same-protocol traffic only). */
+  clientHeaders?: Headers;
+  signal: AbortSignal;
+  fetch: typeof fetch;
+  timeoutMs: number;
+}
+
+/** Builds the upstream headers: the provider's credential, never the client's key. */
+export function upstreamHeaders(provider: ResolvedProvider, clientHeaders?: Headers): Headers {
+  const headers = new Headers({ "content-type": "application/json", "user-agent": "gatehouse" });
+  const anthropic = provider.kind === "anthropic";
+  for (const name of anthropic ? ANTHROPIC_FORWARD : OPENAI_FORWARD) {
+    const value = clientHeaders?.get(name);
+    if (value) headers.set(name, value);
+  }
+  if (anthropic) {
+    if (!headers.has("anthropic-version")) {
+      headers.set("anthropic-version", DEFAULT_ANTHROPIC_VERSION);
+    }
+    if (provider.apiKey) headers.set("x-api-key", provider.apiKey);
+  } else if (provider.apiKey) {
+    headers.set("authorization", `Bearer ${provider.apiKey}`);
+  }
+  for (const [name, value] of Object.entries(provider.headers)) headers.set(name, value);
+  return headers;
+}
+
+/** Fetches from the provider. A connection failure or timeout becomes a 502/504 naming the
+ * provider; an abort by the client propagates as the fetch's own AbortError. */
+export async function upstreamFetch(request: UpstreamRequest): Promise<Response> {
+  const { provider } = request;
+  // The timeout covers the wait for response headers only: a long stream must not be cut.
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
+  const signal = AbortSignal.any([request.signal, timeout.signal]);
+  try {
+    return await request.fetch(`${provider.baseUrl}${request.path}`, {
+      method: "POST",
+      headers: upstreamHeaders(provider, request.clientHeaders),
+      body: request.body,
+      signal,
+    });
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    if (timeout.signal.aborted) {
+      throw new GatewayError(
+        "timeout",
+        504,
+        `Provider "${provider.name}" did not answer within ${request.timeoutMs} ms (GATEHOUSE_UPSTREAM_TIMEOUT_MS).`,
+        { code: "upstream_timeout" },
+      );
+    }
+    throw new GatewayError(
+      "upstream",
+      502,
+      `Could not reach provider "${provider.name}" at ${provider.baseUrl}: ${
+        (error as Error).message
+      }. ` +
+        "Check the provider's base URL and that it is up.",
+      { code: "upstream_unreachable", cause: error },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}

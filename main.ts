@@ -1,0 +1,75 @@
+/**
+ * Start-up only: read the configuration, open the store, load the catalog, build the app,
+ * listen, and drain on SIGTERM/SIGINT.
+ *
+ *   deno task start          serve the catalog's providers
+ *   deno task demo           serve every catalog model from the built-in mock provider
+ * @module
+ */
+import { createApp } from "./app.ts";
+import { loadCatalog } from "./catalog/load.ts";
+import { readGatewayConfig } from "./gateway/config.ts";
+import { consoleLogger } from "./gateway/log.ts";
+import { openStore } from "./store/open_store.ts";
+
+const env = (name: string) => Deno.env.get(name);
+
+async function main(args: string[]): Promise<void> {
+  const demo = args.includes("--demo") || env("GATEHOUSE_DEMO") === "1";
+  const port = Number(env("PORT") ?? 8080);
+  const hostname = env("HOST") ?? "0.0.0.0";
+  const log = consoleLogger({ quiet: env("GATEHOUSE_QUIET") === "1" });
+  const config = readGatewayConfig(env);
+  const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
+  const dbPath = env("GATEHOUSE_DB") ?? "./data/gatehouse.db";
+  const store = await openStore(dbPath);
+
+  if (demo) {
+    console.log(
+      "gatehouse demo: every catalog model is served by the built-in mock provider (owned_by: gatehouse-mock).",
+    );
+  } else if (!catalog.hasAnyCredentials()) {
+    console.log(
+      "gatehouse: no provider credentials are set (OPENAI_API_KEY, ANTHROPIC_API_KEY), so no model can answer.\n" +
+        "  Set one of them and restart, or run `deno task demo` to try gatehouse with the built-in mock provider.",
+    );
+  }
+  if (await store.countKeys() === 0) {
+    const { key, record } = await store.createKey("first key");
+    console.log(
+      `\nNo API keys existed, so one was created (id ${record.id}). It is shown once; store it now:\n\n    ${key}\n\n` +
+        "Manage keys with `deno task keys create --name NAME | list | revoke ID`.\n",
+    );
+  }
+
+  const app = createApp({ catalog, store, config, fetch: globalThis.fetch, log });
+  const server = Deno.serve({
+    port,
+    hostname,
+    onListen: ({ hostname, port }) => {
+      const shown = hostname === "0.0.0.0" ? "127.0.0.1" : hostname;
+      console.log(
+        `gatehouse listening on http://${shown}:${port} (store ${dbPath}, models listed: ${catalog.listed().length})`,
+      );
+    },
+  }, app.fetch);
+
+  // Graceful: stop accepting, let in-flight requests (and their streams) finish.
+  const stop = () => {
+    console.log("gatehouse draining: finishing in-flight requests");
+    server.shutdown();
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
+  await server.finished;
+  await store.close();
+}
+
+if (import.meta.main) {
+  try {
+    await main(Deno.args);
+  } catch (error) {
+    console.error(`gatehouse did not start: ${(error as Error).message}`);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,275 @@
+/**
+ * An upstream Messages event stream → core stream parts, one event at a time.
+ *
+ * - Blocks are renumbered 0, 1, 2, ... in the order they open; server tool blocks
+ *   (`server_tool_use`, `web_search_tool_result`, ...) are skipped, their events ignored.
+ * - A tool_use block always yields arguments that parse as JSON: Anthropic opens it with
+ *   `input: {}` and may send only an empty `partial_json` (a tool without arguments), so
+ *   `{}` is emitted at its stop when nothing else came. A custom tool's input arrives wrapped
+ *   (`{"input": raw}`) and is buffered to its stop, then unwrapped.
+ * - `message_delta` usage may carry input counts too (some servers report input only there);
+ *   the latest value of each counter wins.
+ * - `error` events become an `error` part; a stream that ends before `message_stop` too.
+ * @module
+ */
+import type { ToolCallPart } from "../../core/content.ts";
+import { GatewayError } from "../../core/errors.ts";
+import type { CoreRequest } from "../../core/request.ts";
+import type { StopReason } from "../../core/response.ts";
+import type { StreamPart } from "../../core/stream.ts";
+import type { SseEvent } from "../../sse/parse_sse.ts";
+import { decodeAnthropicStreamError } from "./decode_error.ts";
+import { stopReasonFromAnthropic } from "./map_stop_reason.ts";
+import { type AnthropicUsageFields, usageFromAnthropic } from "./map_usage.ts";
+import { toolArgumentsOf } from "./tool_input.ts";
+import { upstreamToolResolver } from "./upstream_tools.ts";
+
+type Json = Record<string, unknown>;
+
+/** A block being read. */
+type Block =
+  | { kind: "text"; index: number }
+  | { kind: "reasoning"; index: number; redacted: boolean }
+  | { kind: "tool"; index: number; toolKind: ToolCallPart["kind"]; args: string; start: unknown };
+
+type Out = TransformStreamDefaultController<StreamPart>;
+
+const str = (value: unknown): string => typeof value === "string" ? value : "";
+const obj = (value: unknown): Json =>
+  typeof value === "object" && value !== null ? value as Json : {};
+
+/** Decodes the upstream stream of one request. */
+export function decodeStream(
+  request: CoreRequest,
+  provider: string,
+): TransformStream<SseEvent, StreamPart> {
+  const resolve = upstreamToolResolver(request);
+  const blocks = new Map<number, Block | null>();
+  let nextIndex = 0;
+  let ended = false;
+  let stopReason: string | null = null;
+  let stopSequence: string | null = null;
+  const usage: AnthropicUsageFields = {};
+
+  const fail = (out: Out, error: GatewayError) => {
+    out.enqueue({ type: "error", error });
+    ended = true;
+  };
+
+  const addUsage = (fields: Json) => {
+    for (const key of Object.keys(fields) as Array<keyof AnthropicUsageFields>) {
+      const value = fields[key];
+      if (value === null || value === undefined) continue;
+      if (key === "output_tokens_details") usage[key] = obj(value);
+      else if (typeof value === "number") (usage as Record<string, number>)[key] = value;
+    }
+  };
+
+  const startBlock = (out: Out, at: number, block: Json) => {
+    const index = nextIndex;
+    switch (block.type) {
+      case "text": {
+        blocks.set(at, { kind: "text", index });
+        out.enqueue({ type: "text_start", index });
+        const text = str(block.text);
+        if (text !== "") out.enqueue({ type: "text_delta", index, text });
+        break;
+      }
+      case "thinking": {
+        blocks.set(at, { kind: "reasoning", index, redacted: false });
+        out.enqueue({ type: "reasoning_start", index });
+        const text = str(block.thinking);
+        if (text !== "") out.enqueue({ type: "reasoning_delta", index, text });
+        const signature = str(block.signature);
+        if (signature !== "") {
+          out.enqueue({ type: "reasoning_token", index, token: { vendor: "anthropic", value: signature } });
+        }
+        break;
+      }
+      case "redacted_thinking":
+        blocks.set(at, { kind: "reasoning", index, redacted: true });
+        out.enqueue({ type: "reasoning_start", index });
+        out.enqueue({
+          type: "reasoning_token",
+          index,
+          token: { vendor: "anthropic", value: str(block.data) },
+        });
+        break;
+      case "tool_use": {
+        const { name, kind } = resolve(str(block.name));
+        blocks.set(at, { kind: "tool", index, toolKind: kind, args: "", start: block.input });
+        out.enqueue({ type: "tool_call_start", index, id: str(block.id), name, kind });
+        break;
+      }
+      default:
+        blocks.set(at, null);
+        return;
+    }
+    nextIndex++;
+  };
+
+  const deltaBlock = (out: Out, block: Block, delta: Json) => {
+    switch (delta.type) {
+      case "text_delta":
+        if (block.kind === "text" && str(delta.text) !== "") {
+          out.enqueue({ type: "text_delta", index: block.index, text: str(delta.text) });
+        }
+        break;
+      case "thinking_delta":
+        if (block.kind === "reasoning" && str(delta.thinking) !== "") {
+          out.enqueue({ type: "reasoning_delta", index: block.index, text: str(delta.thinking) });
+        }
+        break;
+      case "signature_delta":
+        if (block.kind === "reasoning" && str(delta.signature) !== "") {
+          out.enqueue({
+            type: "reasoning_token",
+            index: block.index,
+            token: { vendor: "anthropic", value: str(delta.signature) },
+          });
+        }
+        break;
+      case "input_json_delta": {
+        const json = str(delta.partial_json);
+        if (block.kind !== "tool" || json === "") break;
+        block.args += json;
+        if (block.toolKind !== "custom") {
+          out.enqueue({ type: "tool_call_delta", index: block.index, delta: json });
+        }
+        break;
+      }
+      // citations_delta and future delta types carry nothing core can hold.
+    }
+  };
+
+  const stopBlock = (out: Out, block: Block) => {
+    switch (block.kind) {
+      case "text":
+        out.enqueue({ type: "text_end", index: block.index });
+        break;
+      case "reasoning":
+        out.enqueue(
+          block.redacted
+            ? { type: "reasoning_end", index: block.index, redacted: true }
+            : { type: "reasoning_end", index: block.index },
+        );
+        break;
+      case "tool": {
+        let tail: string | null = null;
+        if (block.toolKind === "custom") {
+          let input: unknown = block.start;
+          try {
+            if (block.args !== "") input = JSON.parse(block.args);
+          } catch {
+            input = { input: block.args };
+          }
+          tail = toolArgumentsOf(input, "custom");
+        } else if (block.args === "") {
+          tail = toolArgumentsOf(block.start, "function");
+        }
+        if (tail !== null && tail !== "") {
+          out.enqueue({ type: "tool_call_delta", index: block.index, delta: tail });
+        }
+        out.enqueue({ type: "tool_call_end", index: block.index });
+        break;
+      }
+    }
+  };
+
+  const finish = (out: Out) => {
+    for (const block of blocks.values()) if (block !== null) stopBlock(out, block);
+    blocks.clear();
+    const mapped: StopReason | undefined = stopReasonFromAnthropic(stopReason);
+    out.enqueue({
+      type: "finish",
+      // An unknown or missing stop reason: the message did end normally (message_stop came).
+      stopReason: mapped ?? "end_turn",
+      ...(stopSequence !== null ? { stopSequence } : {}),
+      usage: usageFromAnthropic(usage),
+    });
+    ended = true;
+  };
+
+  const handle = (out: Out, event: Json) => {
+    switch (event.type) {
+      case "message_start": {
+        const message = obj(event.message);
+        addUsage(obj(message.usage));
+        const start = usageFromAnthropic(usage);
+        out.enqueue({
+          type: "start",
+          id: str(message.id),
+          model: str(message.model),
+          created: Math.floor(Date.now() / 1000),
+          usage: {
+            inputTokens: start.inputTokens,
+            cacheReadTokens: start.cacheReadTokens,
+            cacheWriteTokens: start.cacheWriteTokens,
+            outputTokens: start.outputTokens,
+          },
+        });
+        break;
+      }
+      case "content_block_start":
+        startBlock(out, Number(event.index), obj(event.content_block));
+        break;
+      case "content_block_delta": {
+        const block = blocks.get(Number(event.index));
+        if (block) deltaBlock(out, block, obj(event.delta));
+        break;
+      }
+      case "content_block_stop": {
+        const at = Number(event.index);
+        const block = blocks.get(at);
+        blocks.delete(at);
+        if (block) stopBlock(out, block);
+        break;
+      }
+      case "message_delta": {
+        const delta = obj(event.delta);
+        if (typeof delta.stop_reason === "string") stopReason = delta.stop_reason;
+        if (typeof delta.stop_sequence === "string") stopSequence = delta.stop_sequence;
+        addUsage(obj(event.usage));
+        break;
+      }
+      case "message_stop":
+        finish(out);
+        break;
+      case "error":
+        fail(out, decodeAnthropicStreamError(provider, event));
+        break;
+      // ping and future event types carry nothing.
+    }
+  };
+
+  return new TransformStream({
+    transform(event, out) {
+      if (ended) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        fail(
+          out,
+          new GatewayError("upstream", 502, `Provider "${provider}" sent a stream event that is not JSON.`),
+        );
+        return;
+      }
+      const payload = obj(parsed);
+      // The SSE name and the JSON type agree on Anthropic; an error event may lack the type.
+      if (event.event === "error" && payload.type === undefined) payload.type = "error";
+      handle(out, payload);
+    },
+    flush(out) {
+      if (ended) return;
+      fail(
+        out,
+        new GatewayError(
+          "upstream",
+          502,
+          `Provider "${provider}" ended the stream before message_stop; the response is incomplete.`,
+        ),
+      );
+    },
+  });
+}

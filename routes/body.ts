@@ -1,0 +1,77 @@
+/**
+ * Body checks before validation: the size limit (checked on `Content-Length` before reading, and
+ * while reading a chunked body) and JSON parsing with a message that says where it broke.
+ * @module
+ */
+import type { MiddlewareHandler } from "hono";
+import { GatewayError, invalidRequest } from "../core/errors.ts";
+import type { AppEnv } from "./env.ts";
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+function tooLarge(limit: number): GatewayError {
+  return new GatewayError(
+    "request_too_large",
+    413,
+    `Request body exceeds the gateway's limit of ${limit} bytes (GATEHOUSE_MAX_BODY). ` +
+      "Shorten the conversation or ask the operator to raise the limit.",
+    { code: "request_too_large" },
+  );
+}
+
+async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
+}
+
+/** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; the parsed
+ * value is cached where `c.req.json()` (and so the route validator) finds it. */
+export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
+  const decoder = new TextDecoder();
+  return async function jsonBody(c, next) {
+    if (c.req.method !== "POST") return await next();
+    const length = c.req.header("content-length");
+    if (length !== undefined && Number(length) > limit) throw tooLarge(limit);
+    const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
+    if (!JSON_TYPE.test(type)) {
+      throw invalidRequest(
+        `The request body must be JSON sent with "Content-Type: application/json" (got ${
+          type === "" ? "no Content-Type" : `"${type}"`
+        }).`,
+      );
+    }
+    const raw = c.req.raw.body;
+    if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
+    const text = decoder.decode(await readLimited(raw, limit));
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw invalidRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      throw invalidRequest("The request body must be a JSON object.");
+    }
+    c.req.bodyCache.json = Promise.resolve(value);
+    await next();
+  };
+}

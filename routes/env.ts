@@ -1,0 +1,15 @@
+/**
+ * The Hono environment shared by the app's middleware and handlers.
+ * @module
+ */
+import type { KeyRecord } from "../store/store.ts";
+import type { Envelope, RouteSpec } from "./table.ts";
+
+/** Per-request variables. */
+export interface AppEnv {
+  Variables: {
+    envelope: Envelope;
+    spec: RouteSpec;
+    key: KeyRecord;
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * `GET /v1/usage`: the calling key's ledger totals over a window, optionally grouped.
+ * @module
+ */
+import type { Context } from "hono";
+import { invalidRequest } from "../../core/errors.ts";
+import type { Store, UsageTotals } from "../../store/store.ts";
+import type { AppEnv } from "../env.ts";
+
+const DAY = 86_400_000;
+
+/** Parses an RFC 3339 date / date-time or unix seconds; null when absent. */
+export function parseInstant(value: string | undefined, field: string): number | null {
+  if (value === undefined || value === "") return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.floor(Number(value) * 1000);
+  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
+    const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
+    if (!Number.isNaN(ms)) return ms;
+  }
+  throw invalidRequest(
+    `${field}="${value}" is not a time: use a date (2026-11-01), an RFC 3339 date-time, or unix seconds.`,
+    field,
+  );
+}
+
+function totals(t: UsageTotals) {
+  return {
+    requests: t.requests,
+    input_tokens: t.inputTokens,
+    output_tokens: t.outputTokens,
+    cached_tokens: t.cachedTokens,
+    cache_write_tokens: t.cacheWriteTokens,
+    reasoning_tokens: t.reasoningTokens,
+    images: t.images,
+    cost: Math.round(t.cost * 1e6) / 1e6,
+  };
+}
+
+/** The usage handler. */
+export function usageHandler(store: Store) {
+  return async function usage(c: Context<AppEnv>) {
+    const query = c.req.query();
+    const end = parseInstant(query.end, "end") ?? Date.now();
+    const start = parseInstant(query.start, "start") ?? end - 30 * DAY;
+    if (start >= end) {
+      throw invalidRequest(
+        `start must be before end (got ${new Date(start).toISOString()} ≥ ${
+          new Date(end).toISOString()
+        }).`,
+        "start",
+      );
+    }
+    const groupBy: "model" | "day" | undefined =
+      query.group_by === "model" || query.group_by === "day" ? query.group_by : undefined;
+    const key = c.get("key");
+    const report = await store.usageReport({ keyId: key.id, start, end, groupBy });
+    return c.json({
+      object: "usage_report" as const,
+      key_id: key.id,
+      start: new Date(start).toISOString(),
+      end: new Date(end).toISOString(),
+      group_by: (groupBy ?? null) as "model" | "day" | null,
+      totals: totals(report.totals),
+      ...(report.groups
+        ? { groups: report.groups.map((g) => ({ key: g.key, ...totals(g) })) }
+        : {}),
+    }, 200);
+  };
+}

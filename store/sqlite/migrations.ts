@@ -1,0 +1,85 @@
+/**
+ * Schema migrations, tracked in SQLite's `PRAGMA user_version`. Each entry upgrades the schema
+ * by one version; append new entries, never edit shipped ones.
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** Migration `i` takes the schema from version `i` to `i + 1`. */
+export const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
+    hint TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    last_used_at INTEGER
+  ) STRICT;
+
+  -- No foreign key to api_keys: the ledger must accept a write even if a key row is gone.
+  CREATE TABLE usage (
+    id INTEGER PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    model TEXT NOT NULL,
+    upstream TEXT NOT NULL,
+    route TEXT NOT NULL,
+    status INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cached_tokens INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL,
+    reasoning_tokens INTEGER NOT NULL,
+    images INTEGER NOT NULL,
+    cost REAL NOT NULL,
+    latency_ms REAL NOT NULL,
+    stream INTEGER NOT NULL,
+    aborted INTEGER NOT NULL,
+    time INTEGER NOT NULL
+  ) STRICT;
+  CREATE INDEX usage_key_time ON usage (key_id, time);
+
+  CREATE TABLE responses (
+    id TEXT PRIMARY KEY,
+    key_id TEXT NOT NULL,
+    conversation TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  ) STRICT;
+  `,
+];
+
+/** The schema version a database has after `migrate`. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** The database's current schema version. */
+export function schemaVersion(db: DatabaseSync): number {
+  const row = db.prepare("PRAGMA user_version").get();
+  const version = row?.user_version;
+  return typeof version === "number" ? version : 0;
+}
+
+/**
+ * Brings the schema up to `SCHEMA_VERSION`, one transaction per migration. Refuses a database
+ * written by a newer gatehouse rather than guessing at its layout.
+ */
+export function migrate(db: DatabaseSync): void {
+  const current = schemaVersion(db);
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `database schema version ${current} is newer than this gatehouse build supports ` +
+        `(${SCHEMA_VERSION}); upgrade gatehouse or point GATEHOUSE_DB at another file`,
+    );
+  }
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      db.exec(MIGRATIONS[version] ?? "");
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+      db.exec("COMMIT");
+    } catch (error) {
+      db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+}

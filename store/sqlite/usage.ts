@@ -1,0 +1,97 @@
+/**
+ * The `usage` ledger: append one row per request, report totals and groups per key.
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import type { UsageQuery, UsageRecord, UsageReport, UsageTotals } from "../store.ts";
+import { num, type Row, text } from "./rows.ts";
+
+const SUMS = `
+  COUNT(*) AS requests,
+  COALESCE(SUM(input_tokens), 0) AS input_tokens,
+  COALESCE(SUM(output_tokens), 0) AS output_tokens,
+  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
+  COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
+  COALESCE(SUM(reasoning_tokens), 0) AS reasoning_tokens,
+  COALESCE(SUM(images), 0) AS images,
+  COALESCE(SUM(cost), 0.0) AS cost`;
+
+const WINDOW = "WHERE key_id = ? AND time >= ? AND time < ?";
+
+/** UTC calendar day of a unix-millisecond time, as `YYYY-MM-DD`. */
+const DAY = "strftime('%Y-%m-%d', time / 1000, 'unixepoch')";
+
+function toTotals(row: Row): UsageTotals {
+  return {
+    requests: num(row, "requests"),
+    inputTokens: num(row, "input_tokens"),
+    outputTokens: num(row, "output_tokens"),
+    cachedTokens: num(row, "cached_tokens"),
+    cacheWriteTokens: num(row, "cache_write_tokens"),
+    reasoningTokens: num(row, "reasoning_tokens"),
+    images: num(row, "images"),
+    cost: num(row, "cost"),
+  };
+}
+
+/** Prepared statements over `usage`, created once per connection. */
+export class UsageLedger {
+  readonly #insert: StatementSync;
+  readonly #totals: StatementSync;
+  readonly #byModel: StatementSync;
+  readonly #byDay: StatementSync;
+
+  constructor(db: DatabaseSync) {
+    this.#insert = db.prepare(
+      `INSERT INTO usage (key_id, model, upstream, route, status, input_tokens, output_tokens,
+        cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream,
+        aborted, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#totals = db.prepare(`SELECT ${SUMS} FROM usage ${WINDOW}`);
+    this.#byModel = db.prepare(
+      `SELECT model AS group_key, ${SUMS} FROM usage ${WINDOW} GROUP BY model ORDER BY model`,
+    );
+    this.#byDay = db.prepare(
+      `SELECT ${DAY} AS group_key, ${SUMS} FROM usage ${WINDOW} GROUP BY group_key ` +
+        "ORDER BY group_key",
+    );
+  }
+
+  /** Appends one ledger row. */
+  record(r: UsageRecord): void {
+    this.#insert.run(
+      r.keyId,
+      r.model,
+      r.upstream,
+      r.route,
+      r.status,
+      r.inputTokens,
+      r.outputTokens,
+      r.cachedTokens,
+      r.cacheWriteTokens,
+      r.reasoningTokens,
+      r.images,
+      r.cost,
+      r.latencyMs,
+      r.stream ? 1 : 0,
+      r.aborted ? 1 : 0,
+      r.time,
+    );
+  }
+
+  /** Totals for one key over `[start, end)`, plus groups sorted by key when asked. */
+  report(query: UsageQuery): UsageReport {
+    const args = [query.keyId, query.start, query.end] as const;
+    // An aggregate without GROUP BY always yields exactly one row.
+    const totalsRow = this.#totals.get(...args);
+    if (totalsRow === undefined) throw new Error("usage totals query returned no row");
+    const totals = toTotals(totalsRow);
+    if (query.groupBy === undefined) return { totals };
+    const statement = query.groupBy === "model" ? this.#byModel : this.#byDay;
+    const groups = statement.all(...args).map((row) => ({
+      key: text(row, "group_key"),
+      ...toTotals(row),
+    }));
+    return { totals, groups };
+  }
+}

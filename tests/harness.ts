@@ -1,0 +1,76 @@
+/**
+ * Builds a gateway for tests: an in-memory store with one key, a catalog (the default one in demo
+ * mode unless told otherwise), a quiet logger, and optionally a live listener.
+ * @module
+ */
+import { createApp } from "../app.ts";
+import { Catalog } from "../catalog/catalog.ts";
+import { loadCatalog } from "../catalog/load.ts";
+import { readGatewayConfig } from "../gateway/config.ts";
+import type { GatewayDeps } from "../gateway/exchange.ts";
+import { memoryLogger } from "../gateway/log.ts";
+import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
+
+/** Options for a test gateway. */
+export interface HarnessOptions {
+  /** Environment seen by the catalog and config (provider keys, URL overrides). */
+  env?: Record<string, string>;
+  /** Serve everything from the mock provider (default true when `catalog` is absent). */
+  demo?: boolean;
+  /** A ready catalog instead of the default. */
+  catalog?: Catalog;
+}
+
+/** A test gateway. */
+export interface Harness {
+  app: ReturnType<typeof createApp>;
+  deps: GatewayDeps;
+  key: string;
+  logs: ReturnType<typeof memoryLogger>["lines"];
+  /** `fetch`-like call into the app (no network). */
+  request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  close(): Promise<void>;
+}
+
+/** Creates a test gateway. */
+export async function makeHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const envMap = options.env ?? {};
+  const env = (name: string) => envMap[name];
+  const catalog = options.catalog ?? await loadCatalog({ demo: options.demo ?? true, env });
+  const store = openSqliteStore(":memory:");
+  const { key } = await store.createKey("test");
+  const log = memoryLogger();
+  const deps: GatewayDeps = {
+    catalog,
+    store,
+    config: readGatewayConfig(env),
+    fetch: globalThis.fetch,
+    log,
+  };
+  const app = createApp(deps);
+  return {
+    app,
+    deps,
+    key,
+    logs: log.lines,
+    request(path, init = {}) {
+      const headers = new Headers(init.headers);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set("content-type", "application/json");
+        body = JSON.stringify(init.json);
+      }
+      return Promise.resolve(app.request(path, { ...init, headers, body }));
+    },
+    close: () => store.close(),
+  };
+}
+
+/** Serves `harness.app` on a loopback port; returns its root URL and a closer. */
+export function listen(harness: Harness): { url: string; close: () => Promise<void> } {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    harness.app.fetch,
+  );
+  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
