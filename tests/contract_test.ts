@@ -18,16 +18,31 @@ function shape(value: unknown): unknown {
   return value === null ? "null" : typeof value;
 }
 
-function examplePath(spec: RouteSpec, path: string): string {
-  const params = spec.route.request?.params;
-  if (!params) return path;
-  const shapeOf = (params as unknown as {
-    shape: Record<string, { meta?: () => { example?: string } | undefined }>;
-  }).shape;
-  return path.replace(
-    /\{(\w+)\}/g,
-    (_, name: string) => String(shapeOf[name]?.meta?.()?.example ?? name),
-  );
+/** Fills path parameters from the examples the OpenAPI document gives them. */
+function examplePath(spec: RouteSpec, path: string, document: OpenApiDoc): string {
+  const operation = document.paths[spec.route.path]?.[spec.route.method];
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const parameter = operation?.parameters?.find((p) => p.name === name && p.in === "path");
+    const example = parameter?.example ?? parameter?.schema?.example;
+    if (typeof example !== "string") {
+      throw new Error(`${spec.route.path}: parameter ${name} has no example`);
+    }
+    return example;
+  });
+}
+
+interface OpenApiDoc {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        parameters?: Array<
+          { name: string; in: string; example?: unknown; schema?: { example?: unknown } }
+        >;
+      }
+    >
+  >;
 }
 
 function exampleBody(spec: RouteSpec): unknown {
@@ -38,6 +53,7 @@ function exampleBody(spec: RouteSpec): unknown {
 }
 
 const harness = await makeHarness();
+const openapi = await (await harness.request("/openapi.json")).json() as OpenApiDoc;
 const credentials: Array<[string, Record<string, string>]> = [
   ["a valid key", { authorization: `Bearer ${harness.key}` }],
   ["no key", {}],
@@ -69,8 +85,8 @@ async function call(
 }
 
 for (const spec of routeList.filter((s) => s.bare !== null)) {
-  const canonical = examplePath(spec, spec.route.path);
-  const bare = examplePath(spec, spec.bare!);
+  const canonical = examplePath(spec, spec.route.path, openapi);
+  const bare = examplePath(spec, spec.bare!, openapi);
   for (const [label, headers] of credentials) {
     Deno.test(`${spec.route.method.toUpperCase()} ${spec.route.path} and ${spec.bare} agree with ${label}`, async () => {
       const a = await call(spec, canonical, headers);
@@ -80,13 +96,9 @@ for (const spec of routeList.filter((s) => s.bare !== null)) {
       if (label === "a valid key") assert.equal(a.status, 200, JSON.stringify(a.json));
       else {
         assert.equal(a.status, 401);
-        const message = spec.envelope === "anthropic"
-          ? (a.json as { type: string; error: { type: string; message: string } })
-          : (a.json as { error: { type: string; message: string } });
-        if (spec.envelope === "anthropic") {
-          assert.equal((message as { type: string }).type, "error");
-        }
-        assert.match(message.error.message, label === "no key" ? /No API key/ : /not valid/);
+        const body = a.json as { type?: string; error: { type: string; message: string } };
+        if (spec.envelope === "anthropic") assert.equal(body.type, "error");
+        assert.match(body.error.message, label === "no key" ? /No API key/ : /not valid/);
       }
     });
   }

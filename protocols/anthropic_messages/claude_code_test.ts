@@ -25,7 +25,10 @@ function claudeCodeRequest(): Record<string, unknown> {
     max_tokens: 128000,
     stream: true,
     system: [
-      { type: "text", text: "x-anthropic-billing-header: cc_version=2.1.328; cc_entrypoint=sdk-cli" },
+      {
+        type: "text",
+        text: "x-anthropic-billing-header: cc_version=2.1.328; cc_entrypoint=sdk-cli",
+      },
       {
         type: "text",
         text: "You are Claude Code, Anthropic's official CLI for Claude.",
@@ -36,7 +39,10 @@ function claudeCodeRequest(): Record<string, unknown> {
       {
         role: "user",
         content: [
-          { type: "text", text: "<system-reminder>As you answer, use the context.</system-reminder>" },
+          {
+            type: "text",
+            text: "<system-reminder>As you answer, use the context.</system-reminder>",
+          },
           { type: "text", text: "What is in notes.txt?", cache_control: { type: "ephemeral" } },
         ],
       },
@@ -45,7 +51,12 @@ function claudeCodeRequest(): Record<string, unknown> {
         role: "assistant",
         content: [
           { type: "thinking", thinking: "", signature: "EqQBCkYIBxgCKkB" },
-          { type: "tool_use", id: "toolu_01A", name: "Read", input: { file_path: "/tmp/notes.txt" } },
+          {
+            type: "tool_use",
+            id: "toolu_01A",
+            name: "Read",
+            input: { file_path: "/tmp/notes.txt" },
+          },
         ],
       },
       {

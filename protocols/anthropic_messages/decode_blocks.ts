@@ -12,7 +12,12 @@ import type {
   ToolResultPart,
 } from "../../core/content.ts";
 import type { Warning } from "../../core/convert.ts";
-import { DocumentBlockSchema, ImageBlockSchema, TextBlockSchema, ToolResultBlockSchema } from "./schemas.ts";
+import {
+  DocumentBlockSchema,
+  ImageBlockSchema,
+  TextBlockSchema,
+  ToolResultBlockSchema,
+} from "./schemas.ts";
 import { parseAt } from "./validate.ts";
 
 type Source = { type: string } & Record<string, unknown>;
@@ -44,7 +49,10 @@ function mediaSource(source: Source): MediaSource | null {
 export function decodeTextBlock(raw: unknown, path: string, warnings: Warning[]): TextPart {
   const block = parseAt(TextBlockSchema, raw, path);
   if (block.citations != null && block.citations.length > 0) {
-    warnings.push({ field: `${path}.citations`, message: "citations have no counterpart; ignored" });
+    warnings.push({
+      field: `${path}.citations`,
+      message: "citations have no counterpart; ignored",
+    });
   }
   const part: TextPart = { type: "text", text: block.text };
   if (block.cache_control != null) part.cacheControl = block.cache_control;
@@ -86,10 +94,16 @@ export function decodeDocumentBlock(raw: unknown, path: string, warnings: Warnin
   const block = parseAt(DocumentBlockSchema, raw, path);
   warnCacheControl(block, path, warnings);
   if (block.context != null) {
-    warnings.push({ field: `${path}.context`, message: "document context has no counterpart; ignored" });
+    warnings.push({
+      field: `${path}.context`,
+      message: "document context has no counterpart; ignored",
+    });
   }
   if (block.citations != null) {
-    warnings.push({ field: `${path}.citations`, message: "citations have no counterpart; ignored" });
+    warnings.push({
+      field: `${path}.citations`,
+      message: "citations have no counterpart; ignored",
+    });
   }
   const source = block.source as Source;
   let part: DocumentPart;
@@ -106,7 +120,11 @@ export function decodeDocumentBlock(raw: unknown, path: string, warnings: Warnin
     const content = source.content as string | Array<{ type: string }>;
     part = {
       type: "document",
-      source: { kind: "text", mediaType: "text/plain", text: contentSourceText(content, path, warnings) },
+      source: {
+        kind: "text",
+        mediaType: "text/plain",
+        text: contentSourceText(content, path, warnings),
+      },
     };
   } else {
     part = { type: "document", source: mediaSource(source) as MediaSource };

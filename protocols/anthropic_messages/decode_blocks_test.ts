@@ -20,11 +20,14 @@ Deno.test("decodeTextBlock keeps cache_control and warns about citations", () =>
 });
 
 Deno.test("decodeTextBlock names the path of a malformed block", () => {
-  assert.throws(() => decodeTextBlock({ type: "text" }, "messages.2.content.1", []), (err: unknown) => {
-    assert.ok(err instanceof GatewayError);
-    assert.equal(err.param, "messages.2.content.1.text");
-    return true;
-  });
+  assert.throws(
+    () => decodeTextBlock({ type: "text" }, "messages.2.content.1", []),
+    (err: unknown) => {
+      assert.ok(err instanceof GatewayError);
+      assert.equal(err.param, "messages.2.content.1.text");
+      return true;
+    },
+  );
 });
 
 Deno.test("decodeImageBlock maps base64, url and file sources", () => {
@@ -38,13 +41,21 @@ Deno.test("decodeImageBlock maps base64, url and file sources", () => {
     { kind: "base64", mediaType: "image/png", data: "AAA" },
   );
   assert.deepEqual(
-    decodeImageBlock({ type: "image", source: { type: "url", url: "https://x/y.png" } }, "p", warnings)
+    decodeImageBlock(
+      { type: "image", source: { type: "url", url: "https://x/y.png" } },
+      "p",
+      warnings,
+    )
       .source,
     { kind: "url", url: "https://x/y.png" },
   );
   assert.deepEqual(
     decodeImageBlock(
-      { type: "image", source: { type: "file", file_id: "file_1" }, cache_control: { type: "ephemeral" } },
+      {
+        type: "image",
+        source: { type: "file", file_id: "file_1" },
+        cache_control: { type: "ephemeral" },
+      },
       "p",
       warnings,
     ).source,
@@ -73,7 +84,11 @@ Deno.test("decodeDocumentBlock maps pdf, url and text sources with the title", (
     },
   );
   assert.deepEqual(
-    decodeDocumentBlock({ type: "document", source: { type: "url", url: "https://x/a.pdf" } }, "d", warnings)
+    decodeDocumentBlock(
+      { type: "document", source: { type: "url", url: "https://x/a.pdf" } },
+      "d",
+      warnings,
+    )
       .source,
     { kind: "url", url: "https://x/a.pdf" },
   );
@@ -95,7 +110,10 @@ Deno.test("decodeDocumentBlock flattens a content source and warns about what it
       type: "document",
       source: {
         type: "content",
-        content: [{ type: "text", text: "a" }, { type: "image", source: {} }, { type: "text", text: "b" }],
+        content: [{ type: "text", text: "a" }, { type: "image", source: {} }, {
+          type: "text",
+          text: "b",
+        }],
       },
       context: "ctx",
       citations: { enabled: true },
@@ -104,14 +122,27 @@ Deno.test("decodeDocumentBlock flattens a content source and warns about what it
     warnings,
   );
   assert.deepEqual(part.source, { kind: "text", mediaType: "text/plain", text: "a\n\nb" });
-  assert.deepEqual(warnings.map((w) => w.field), ["d.context", "d.citations", "d.source.content.1"]);
+  assert.deepEqual(warnings.map((w) => w.field), [
+    "d.context",
+    "d.citations",
+    "d.source.content.1",
+  ]);
 });
 
 Deno.test("decodeToolResultBlock reads string and block content", () => {
   const warnings: Warning[] = [];
   assert.deepEqual(
-    decodeToolResultBlock({ type: "tool_result", tool_use_id: "t1", content: "ok", is_error: true }, "r", warnings),
-    { type: "tool_result", toolCallId: "t1", content: [{ type: "text", text: "ok" }], isError: true },
+    decodeToolResultBlock(
+      { type: "tool_result", tool_use_id: "t1", content: "ok", is_error: true },
+      "r",
+      warnings,
+    ),
+    {
+      type: "tool_result",
+      toolCallId: "t1",
+      content: [{ type: "text", text: "ok" }],
+      isError: true,
+    },
   );
   const blocks = decodeToolResultBlock(
     {

@@ -48,7 +48,9 @@ export function decodeSystem(system: MessagesRequest["system"]): Converted<TextP
 
 /** A user turn → ToolMessage / UserMessage segments in block order. */
 function userTurn(content: Content, path: string, warnings: Warning[]): CoreMessage[] {
-  if (typeof content === "string") return [{ role: "user", content: [{ type: "text", text: content }] }];
+  if (typeof content === "string") {
+    return [{ role: "user", content: [{ type: "text", text: content }] }];
+  }
   const out: CoreMessage[] = [];
   let user: UserPart[] | null = null;
   let tool: ToolResultPart[] | null = null;

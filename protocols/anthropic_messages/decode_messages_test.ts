@@ -12,7 +12,10 @@ Deno.test("decodeMessages splits a mixed user turn into tool and user messages i
   ]);
   assert.deepEqual(warnings, []);
   assert.deepEqual(value.map((m) => m.role), ["tool", "user", "tool"]);
-  assert.deepEqual(value[0]?.content.map((p) => p.type === "tool_result" && p.toolCallId), ["a", "b"]);
+  assert.deepEqual(value[0]?.content.map((p) => p.type === "tool_result" && p.toolCallId), [
+    "a",
+    "b",
+  ]);
   assert.deepEqual(value[2]?.content.map((p) => p.type === "tool_result" && p.toolCallId), ["c"]);
 });
 
@@ -47,7 +50,12 @@ Deno.test("decodeMessages reads thinking, redacted thinking and tool use, droppi
   assert.deepEqual(value[0]?.content, [
     { type: "reasoning", text: "hmm", token: { vendor: "anthropic", value: "sig" } },
     { type: "reasoning", text: "unsigned" },
-    { type: "reasoning", text: "", redacted: true, token: { vendor: "anthropic", value: "opaque" } },
+    {
+      type: "reasoning",
+      text: "",
+      redacted: true,
+      token: { vendor: "anthropic", value: "opaque" },
+    },
     { type: "tool_call", id: "toolu_1", name: "Read", arguments: "{}", kind: "function" },
   ]);
   assert.deepEqual(warnings.map((w) => w.field), [

@@ -5,12 +5,7 @@
  */
 import type { Warning } from "../../core/convert.ts";
 import { invalidRequest } from "../../core/errors.ts";
-import type {
-  CoreTool,
-  ReasoningConfig,
-  ResponseFormat,
-  ToolChoice,
-} from "../../core/request.ts";
+import type { CoreTool, ReasoningConfig, ResponseFormat, ToolChoice } from "../../core/request.ts";
 import type { MessagesRequest } from "./schemas.ts";
 
 /** Fields of a custom tool that core carries. */
@@ -37,7 +32,10 @@ export function decodeTools(tools: MessagesRequest["tools"], warnings: Warning[]
     }
     for (const key of Object.keys(tool)) {
       if (!CUSTOM_TOOL_FIELDS.has(key) && tool[key] != null) {
-        warnings.push({ field: `${path}.${key}`, message: `tool field ${key} has no counterpart; ignored` });
+        warnings.push({
+          field: `${path}.${key}`,
+          message: `tool field ${key} has no counterpart; ignored`,
+        });
       }
     }
     const out: CoreTool = { type: "function", name: tool.name, parameters: tool.input_schema };
@@ -52,9 +50,10 @@ export function decodeToolChoice(
   choice: MessagesRequest["tool_choice"],
 ): { toolChoice?: ToolChoice; parallelToolCalls?: boolean } {
   if (choice === undefined) return {};
-  const parallel = "disable_parallel_tool_use" in choice && choice.disable_parallel_tool_use === true
-    ? { parallelToolCalls: false }
-    : {};
+  const parallel =
+    "disable_parallel_tool_use" in choice && choice.disable_parallel_tool_use === true
+      ? { parallelToolCalls: false }
+      : {};
   switch (choice.type) {
     case "auto":
       return { toolChoice: { type: "auto" }, ...parallel };

@@ -95,7 +95,10 @@ export function decodeRequest(body: unknown): Converted<CoreRequest> {
     if (metadata.user_id != null) core.user = metadata.user_id;
     for (const key of Object.keys(metadata)) {
       if (key !== "user_id" && metadata[key] != null) {
-        warnings.push({ field: `metadata.${key}`, message: "only metadata.user_id is carried; ignored" });
+        warnings.push({
+          field: `metadata.${key}`,
+          message: "only metadata.user_id is carried; ignored",
+        });
       }
     }
   }

@@ -29,7 +29,9 @@ export function decodeResponse(
     throw upstreamError({
       provider,
       status: 502,
-      message: `the response is not an Anthropic message (${issue?.path.join(".")}: ${issue?.message})`,
+      message: `the response is not an Anthropic message (${
+        issue?.path.join(".")
+      }: ${issue?.message})`,
       headers: new Headers(),
     });
   }

@@ -82,7 +82,11 @@ export function decodeStream(
         if (text !== "") out.enqueue({ type: "reasoning_delta", index, text });
         const signature = str(block.signature);
         if (signature !== "") {
-          out.enqueue({ type: "reasoning_token", index, token: { vendor: "anthropic", value: signature } });
+          out.enqueue({
+            type: "reasoning_token",
+            index,
+            token: { vendor: "anthropic", value: signature },
+          });
         }
         break;
       }
@@ -138,7 +142,7 @@ export function decodeStream(
         }
         break;
       }
-      // citations_delta and future delta types carry nothing core can hold.
+        // citations_delta and future delta types carry nothing core can hold.
     }
   };
 
@@ -238,7 +242,7 @@ export function decodeStream(
       case "error":
         fail(out, decodeAnthropicStreamError(provider, event));
         break;
-      // ping and future event types carry nothing.
+        // ping and future event types carry nothing.
     }
   };
 
@@ -251,7 +255,11 @@ export function decodeStream(
       } catch {
         fail(
           out,
-          new GatewayError("upstream", 502, `Provider "${provider}" sent a stream event that is not JSON.`),
+          new GatewayError(
+            "upstream",
+            502,
+            `Provider "${provider}" sent a stream event that is not JSON.`,
+          ),
         );
         return;
       }

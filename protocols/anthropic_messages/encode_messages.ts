@@ -22,7 +22,13 @@ import {
   toolResultBlock,
   toolUseBlock,
 } from "./encode_parts.ts";
-import type { WireAssistantBlock, WireMessage, WireText, WireToolResult, WireUserBlock } from "./wire.ts";
+import type {
+  WireAssistantBlock,
+  WireMessage,
+  WireText,
+  WireToolResult,
+  WireUserBlock,
+} from "./wire.ts";
 
 /** A turn under assembly: user turns keep their tool results apart until finished. */
 type Turn =
@@ -95,7 +101,9 @@ export function encodeMessages(
       case "tool": {
         const turn = userTurn(m);
         message.content.forEach((part, i) => {
-          turn.results.push(toolResultBlock(part, ids.result(part.toolCallId), `${path}.${i}`, warnings));
+          turn.results.push(
+            toolResultBlock(part, ids.result(part.toolCallId), `${path}.${i}`, warnings),
+          );
         });
         break;
       }

@@ -62,7 +62,8 @@ export function encodeTools(
         else {
           warnings.push({
             field: path,
-            message: `${tool.vendor} builtin tool ${tool.name} does not exist on Anthropic; dropped`,
+            message:
+              `${tool.vendor} builtin tool ${tool.name} does not exist on Anthropic; dropped`,
           });
         }
         break;
@@ -110,7 +111,10 @@ export function encodeToolChoice(
  * `minimal` has no Anthropic level and becomes `low` with a warning. */
 function anthropicEffort(effort: Exclude<ReasoningEffort, "none">, warnings: Warning[]): string {
   if (effort === "minimal") {
-    warnings.push({ field: "reasoning.effort", message: "Anthropic has no minimal effort; sent low" });
+    warnings.push({
+      field: "reasoning.effort",
+      message: "Anthropic has no minimal effort; sent low",
+    });
     return "low";
   }
   return effort;
@@ -135,7 +139,9 @@ export function encodeReasoning(
   if (reasoning.mode === "disabled" || reasoning.effort === "none") {
     return { thinking: { type: "disabled" } };
   }
-  const effort = reasoning.effort === undefined ? undefined : anthropicEffort(reasoning.effort, warnings);
+  const effort = reasoning.effort === undefined
+    ? undefined
+    : anthropicEffort(reasoning.effort, warnings);
   const display = reasoning.display !== undefined ? { display: reasoning.display } : {};
   const withEffort = effort !== undefined ? { effort } : {};
   if (reasoning.budgetTokens === undefined) {
@@ -145,7 +151,8 @@ export function encodeReasoning(
   if (budget < MIN_THINKING_BUDGET) {
     warnings.push({
       field: "reasoning.budgetTokens",
-      message: `Anthropic's smallest thinking budget is ${MIN_THINKING_BUDGET}; raised from ${budget}`,
+      message:
+        `Anthropic's smallest thinking budget is ${MIN_THINKING_BUDGET}; raised from ${budget}`,
     });
     budget = MIN_THINKING_BUDGET;
   }
@@ -160,7 +167,8 @@ export function encodeReasoning(
     }
     warnings.push({
       field: "reasoning.budgetTokens",
-      message: `the thinking budget must be below max_tokens (${maxTokens}); lowered from ${budget}`,
+      message:
+        `the thinking budget must be below max_tokens (${maxTokens}); lowered from ${budget}`,
     });
     budget = maxTokens - 1;
   }

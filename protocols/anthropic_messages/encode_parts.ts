@@ -118,7 +118,10 @@ export function documentBlock(
           message: `sent as text/plain (Anthropic's only text type), not ${source.mediaType}`,
         });
       }
-      block = { type: "document", source: { type: "text", media_type: "text/plain", data: source.text } };
+      block = {
+        type: "document",
+        source: { type: "text", media_type: "text/plain", data: source.text },
+      };
       break;
     case "file_id":
       warnings.push({

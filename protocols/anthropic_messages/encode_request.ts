@@ -69,7 +69,10 @@ export function encodeRequest(
 
   const format = request.responseFormat;
   if (format?.type === "json_schema") {
-    body.output_config = { ...body.output_config, format: { type: "json_schema", schema: format.schema } };
+    body.output_config = {
+      ...body.output_config,
+      format: { type: "json_schema", schema: format.schema },
+    };
     if (format.description !== undefined) {
       warnings.push({
         field: "responseFormat.description",
@@ -79,7 +82,8 @@ export function encodeRequest(
   } else if (format?.type === "json_object") {
     warnings.push({
       field: "responseFormat",
-      message: "Anthropic has no schema-less JSON mode; json_object ignored (ask for JSON in the prompt)",
+      message:
+        "Anthropic has no schema-less JSON mode; json_object ignored (ask for JSON in the prompt)",
     });
   }
 

@@ -35,7 +35,8 @@ export function reasoningBlock(
   if (part.token !== undefined && token === undefined) {
     warnings.push({
       field: `${path}.token`,
-      message: `a ${part.token.vendor} reasoning token cannot be returned to an Anthropic client; dropped`,
+      message:
+        `a ${part.token.vendor} reasoning token cannot be returned to an Anthropic client; dropped`,
     });
   }
   if (part.redacted && token !== undefined) return { type: "redacted_thinking", data: token };

@@ -98,8 +98,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
   const delta = (out: Out, index: number, d: Record<string, unknown>) =>
     emit(out, { type: "content_block_delta", index, delta: d });
 
-  const stop = (out: Out, index: number) =>
-    emit(out, { type: "content_block_stop", index });
+  const stop = (out: Out, index: number) => emit(out, { type: "content_block_stop", index });
 
   /** Writes what a block still holds and its stop; `redacted` comes from `reasoning_end`. */
   const close = (out: Out, block: Block, redacted = false) => {

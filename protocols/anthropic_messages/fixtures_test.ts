@@ -85,10 +85,20 @@ function summarizeRaw(lines: Array<Record<string, unknown>>): Summary {
         byIndex.set(index, { kind: "reasoning", text: "", token: "", redacted: false });
       }
       if (block.type === "tool_use") {
-        byIndex.set(index, { kind: "tool", id: block.id!, name: block.name!, input: null, json: "" });
+        byIndex.set(index, {
+          kind: "tool",
+          id: block.id!,
+          name: block.name!,
+          input: null,
+          json: "",
+        });
       }
     } else if (e.type === "content_block_delta" && delta) {
-      const target = byIndex.get(e.index as number) as { text: string; token: string; json: string };
+      const target = byIndex.get(e.index as number) as {
+        text: string;
+        token: string;
+        json: string;
+      };
       if (delta.type === "text_delta") target.text += delta.text!;
       if (delta.type === "thinking_delta") target.text += delta.thinking!;
       if (delta.type === "signature_delta") target.token += delta.signature!;
@@ -106,7 +116,8 @@ function summarizeRaw(lines: Array<Record<string, unknown>>): Summary {
 }
 
 /** The Anthropic stop reason core maps to, for comparing against the transcript. */
-const coreStop = (wire: string | undefined) => wire === "model_context_window_exceeded" ? "context_window_exceeded" : wire;
+const coreStop = (wire: string | undefined) =>
+  wire === "model_context_window_exceeded" ? "context_window_exceeded" : wire;
 
 for (const name of fixtureNames(".chunks.txt")) {
   Deno.test(`fixture ${name}: decodeStream matches the transcript`, async () => {
@@ -117,7 +128,10 @@ for (const name of fixtureNames(".chunks.txt")) {
     assert.equal(parts.filter((p) => p.type === "error").length, 0);
     const raw = events.map((e) => JSON.parse(e.data) as Record<string, unknown>);
     const expected = summarizeRaw(raw);
-    assert.deepEqual(summarizeParts(parts), { ...expected, stopReason: coreStop(expected.stopReason) });
+    assert.deepEqual(summarizeParts(parts), {
+      ...expected,
+      stopReason: coreStop(expected.stopReason),
+    });
 
     const start = parts[0] as Extract<StreamPart, { type: "start" }>;
     const message = raw[0]!.message as { id: string; model: string; usage: Record<string, number> };
@@ -162,7 +176,12 @@ function summarizeResponse(response: CoreResponse): Summary {
         case "text":
           return { kind: "text", text: part.text };
         case "reasoning":
-          return { kind: "reasoning", text: part.text, token: part.token?.value ?? "", redacted: part.redacted === true };
+          return {
+            kind: "reasoning",
+            text: part.text,
+            token: part.token?.value ?? "",
+            redacted: part.redacted === true,
+          };
         case "tool_call":
           return { kind: "tool", id: part.id, name: part.name, input: JSON.parse(part.arguments) };
       }
@@ -190,7 +209,12 @@ for (const name of fixtureNames(".json")) {
         block.type === "text"
           ? { kind: "text", text: block.text as string }
           : block.type === "thinking"
-          ? { kind: "reasoning", text: block.thinking as string, token: block.signature as string, redacted: false }
+          ? {
+            kind: "reasoning",
+            text: block.thinking as string,
+            token: block.signature as string,
+            redacted: false,
+          }
           : { kind: "tool", id: block.id as string, name: block.name as string, input: block.input }
       ),
     };
@@ -221,7 +245,9 @@ Deno.test("fixture anthropic-tool-no-args: the tool call gets {} as arguments", 
 });
 
 Deno.test("fixture anthropic-message-delta-input-tokens: input tokens from message_delta win", async () => {
-  const parts = await decodeEvents(fixtureEvents("anthropic-message-delta-input-tokens.chunks.txt"));
+  const parts = await decodeEvents(
+    fixtureEvents("anthropic-message-delta-input-tokens.chunks.txt"),
+  );
   const start = parts[0] as Extract<StreamPart, { type: "start" }>;
   assert.equal(start.usage?.inputTokens, 43);
   const finish = parts.at(-1) as Extract<StreamPart, { type: "finish" }>;
@@ -234,6 +260,10 @@ Deno.test("fixture anthropic-refusal: a refusal without blocks keeps its stop re
   assert.deepEqual(parts.map((p) => p.type), ["start", "finish"]);
   assert.equal((parts[1] as Extract<StreamPart, { type: "finish" }>).stopReason, "refusal");
   const encoded = await encodeParts(parts);
-  assert.deepEqual(encoded.map((e) => e.json.type), ["message_start", "message_delta", "message_stop"]);
+  assert.deepEqual(encoded.map((e) => e.json.type), [
+    "message_start",
+    "message_delta",
+    "message_stop",
+  ]);
   assert.equal((encoded[1]!.json.delta as Record<string, unknown>).stop_reason, "refusal");
 });

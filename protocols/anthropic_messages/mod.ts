@@ -46,7 +46,8 @@ export function createUpstreamCodec(options: AnthropicUpstreamOptions): Upstream
   const provider = options.providerName;
   return {
     wire: "anthropic_messages",
-    encodeRequest: (request) => encodeRequest(request, { defaultMaxTokens: options.defaultMaxTokens }),
+    encodeRequest: (request) =>
+      encodeRequest(request, { defaultMaxTokens: options.defaultMaxTokens }),
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
     decodeStream: (request) => decodeStream(request, provider),
     usageOfEvent,

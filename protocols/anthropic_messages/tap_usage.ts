@@ -5,7 +5,11 @@
  */
 import type { Usage } from "../../core/response.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
-import { type AnthropicUsageFields, partialUsageFromAnthropic, usageFromAnthropic } from "./map_usage.ts";
+import {
+  type AnthropicUsageFields,
+  partialUsageFromAnthropic,
+  usageFromAnthropic,
+} from "./map_usage.ts";
 
 /** Only these two events carry usage. */
 function carriesUsage(event: SseEvent): boolean {

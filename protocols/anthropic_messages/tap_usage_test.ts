@@ -33,7 +33,13 @@ Deno.test("usageOfEvent handles unnamed events and bad JSON", () => {
 Deno.test("usageOfBody reads a message body", () => {
   assert.deepEqual(
     usageOfBody({ usage: { input_tokens: 1, cache_creation_input_tokens: 2, output_tokens: 3 } }),
-    { inputTokens: 3, outputTokens: 3, cacheReadTokens: 0, cacheWriteTokens: 2, reasoningTokens: 0 },
+    {
+      inputTokens: 3,
+      outputTokens: 3,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 2,
+      reasoningTokens: 0,
+    },
   );
   assert.equal(usageOfBody({ id: "x" }), null);
   assert.equal(usageOfBody(null), null);

@@ -24,7 +24,10 @@ export function coreRequest(fields: Partial<CoreRequest> = {}): CoreRequest {
 }
 
 /** An encode context for a client that asked for `clientModel`. */
-export function encodeContext(fields: Partial<CoreRequest> = {}, clientModel = "client-model"): EncodeContext {
+export function encodeContext(
+  fields: Partial<CoreRequest> = {},
+  clientModel = "client-model",
+): EncodeContext {
   return { clientModel, request: coreRequest({ source: "anthropic_messages", ...fields }) };
 }
 
@@ -61,7 +64,9 @@ export async function decodeEvents(
   input: SseEvent[],
   request: CoreRequest = coreRequest(),
 ): Promise<StreamPart[]> {
-  return await Array.fromAsync(ReadableStream.from(input).pipeThrough(decodeStream(request, "anthropic")));
+  return await Array.fromAsync(
+    ReadableStream.from(input).pipeThrough(decodeStream(request, "anthropic")),
+  );
 }
 
 /** Runs parts through the client stream encoder and parses the SSE it writes. */
@@ -81,7 +86,9 @@ export function assertValidMessagesStream(
   stream: Array<{ event?: string; json: Record<string, unknown> }>,
 ): void {
   const fail = (why: string) => {
-    throw new Error(`invalid Messages stream: ${why}\n${JSON.stringify(stream.map((e) => e.json))}`);
+    throw new Error(
+      `invalid Messages stream: ${why}\n${JSON.stringify(stream.map((e) => e.json))}`,
+    );
   };
   if (stream[0]?.json.type !== "message_start") fail("first event is not message_start");
   const last = stream.at(-1)?.json.type;

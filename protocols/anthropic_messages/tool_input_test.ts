@@ -10,8 +10,14 @@ Deno.test("toolInputOf parses function arguments and wraps custom input", () => 
 });
 
 Deno.test("toolInputOf reports unusable arguments", () => {
-  assert.match(toolInputOf({ kind: "function", arguments: "{oops" }).problem ?? "", /not valid JSON/);
-  assert.match(toolInputOf({ kind: "function", arguments: "[1]" }).problem ?? "", /not a JSON object/);
+  assert.match(
+    toolInputOf({ kind: "function", arguments: "{oops" }).problem ?? "",
+    /not valid JSON/,
+  );
+  assert.match(
+    toolInputOf({ kind: "function", arguments: "[1]" }).problem ?? "",
+    /not a JSON object/,
+  );
 });
 
 Deno.test("toolArgumentsOf serializes input and unwraps custom tools", () => {

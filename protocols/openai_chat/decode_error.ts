@@ -54,9 +54,14 @@ export function streamError(provider: string, payload: unknown): GatewayError {
   const said = facts.message ? `: ${facts.message}` : "";
   const code = facts.code ?? "upstream_stream_error";
   if (/rate_limit/i.test(code)) {
-    return new GatewayError("rate_limit", 429, `Provider "${provider}" rate-limited the stream${said}`, {
-      code,
-    });
+    return new GatewayError(
+      "rate_limit",
+      429,
+      `Provider "${provider}" rate-limited the stream${said}`,
+      {
+        code,
+      },
+    );
   }
   if (/overload/i.test(code)) {
     return new GatewayError("overloaded", 503, `Provider "${provider}" is overloaded${said}`, {

@@ -13,12 +13,18 @@ Deno.test("errorFacts reads OpenAI, vLLM, FastAPI, string and raw bodies", () =>
     }),
     { message: "bad", code: "context_length_exceeded", param: "messages" },
   );
-  assert.deepEqual(errorFacts({ object: "error", message: "m", type: "BadRequestError", code: 400 }), {
-    message: "m",
-    code: "BadRequestError",
-    param: null,
-  });
-  assert.equal(errorFacts({ detail: [{ msg: "field required" }] }).message, '[{"msg":"field required"}]');
+  assert.deepEqual(
+    errorFacts({ object: "error", message: "m", type: "BadRequestError", code: 400 }),
+    {
+      message: "m",
+      code: "BadRequestError",
+      param: null,
+    },
+  );
+  assert.equal(
+    errorFacts({ detail: [{ msg: "field required" }] }).message,
+    '[{"msg":"field required"}]',
+  );
   assert.deepEqual(errorFacts({ error: "model not found" }), {
     message: "model not found",
     code: null,

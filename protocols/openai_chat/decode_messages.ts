@@ -49,7 +49,11 @@ function fileDocument(
   const mediaType = parsed?.mediaType ?? "application/pdf";
   const data = parsed?.data ?? file.file_data;
   if (mediaType.startsWith("text/")) {
-    return { type: "document", source: { kind: "text", mediaType, text: decodeBase64Text(data) }, ...named };
+    return {
+      type: "document",
+      source: { kind: "text", mediaType, text: decodeBase64Text(data) },
+      ...named,
+    };
   }
   return { type: "document", source: { kind: "base64", mediaType, data }, ...named };
 }
@@ -70,7 +74,8 @@ function userPart(part: ChatUserContentPart, path: string, warnings: Warning[]):
       if (detail !== undefined) {
         warnings.push({
           field: `${path}.image_url.detail`,
-          message: `detail "${detail}" has no counterpart; the image is sent with the default detail.`,
+          message:
+            `detail "${detail}" has no counterpart; the image is sent with the default detail.`,
         });
       }
       return { type: "image", source };
@@ -90,7 +95,10 @@ function assistantParts(message: AssistantMessage, path: string, warnings: Warni
   const reasoning = message.reasoning_content ??
     (typeof message.reasoning === "string" ? message.reasoning : undefined);
   if (message.reasoning != null && typeof message.reasoning !== "string") {
-    warnings.push({ field: `${path}.reasoning`, message: "a non-text reasoning value is ignored." });
+    warnings.push({
+      field: `${path}.reasoning`,
+      message: "a non-text reasoning value is ignored.",
+    });
   }
   if (reasoning) parts.push({ type: "reasoning", text: reasoning });
   const content = message.content;
@@ -126,7 +134,13 @@ function assistantParts(message: AssistantMessage, path: string, warnings: Warni
           arguments: call.function.arguments,
           kind: "function",
         }
-        : { type: "tool_call", id: call.id, name: call.custom.name, arguments: call.custom.input, kind: "custom" },
+        : {
+          type: "tool_call",
+          id: call.id,
+          name: call.custom.name,
+          arguments: call.custom.input,
+          kind: "custom",
+        },
     );
   }
   return parts;

@@ -37,7 +37,11 @@ Deno.test("decodeMessages reads user images, PDFs, text files and file ids", () 
   }));
   assert.deepEqual(value.messages[0]?.content, [
     { type: "text", text: "look", cacheControl: { type: "ephemeral" } },
-    { type: "image", source: { kind: "base64", mediaType: "image/png", data: "iVBO" }, detail: "low" },
+    {
+      type: "image",
+      source: { kind: "base64", mediaType: "image/png", data: "iVBO" },
+      detail: "low",
+    },
     { type: "image", source: { kind: "url", url: "https://x/y.jpg" } },
     {
       type: "document",
@@ -65,7 +69,11 @@ Deno.test("decodeMessages refuses audio input, file parts without data, and lega
   assert.throws(() => decodeMessages(empty), /file_data or file_id/);
   const legacy = msgs({ role: "function", name: "f", content: "x" });
   assert.throws(() => decodeMessages(legacy), /legacy `function` role/);
-  const call = msgs({ role: "assistant", content: null, function_call: { name: "f", arguments: "{}" } });
+  const call = msgs({
+    role: "assistant",
+    content: null,
+    function_call: { name: "f", arguments: "{}" },
+  });
   assert.throws(() => decodeMessages(call), /`function_call` cannot be translated/);
 });
 
@@ -120,8 +128,18 @@ Deno.test("decodeMessages merges consecutive tool messages and keeps each call's
   assert.deepEqual(value.messages[2], {
     role: "tool",
     content: [
-      { type: "tool_result", toolCallId: "a", content: [{ type: "text", text: "one" }], kind: "function" },
-      { type: "tool_result", toolCallId: "b", content: [{ type: "text", text: "two" }], kind: "custom" },
+      {
+        type: "tool_result",
+        toolCallId: "a",
+        content: [{ type: "text", text: "one" }],
+        kind: "function",
+      },
+      {
+        type: "tool_result",
+        toolCallId: "b",
+        content: [{ type: "text", text: "two" }],
+        kind: "custom",
+      },
     ],
   });
 });

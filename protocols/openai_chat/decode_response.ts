@@ -9,11 +9,7 @@ import type { CoreRequest } from "../../core/request.ts";
 import { type CoreResponse, emptyUsage } from "../../core/response.ts";
 import { fromFinishReason } from "./map_stop_reason.ts";
 import { fromChatUsage } from "./map_usage.ts";
-import {
-  ChatCompletionResponseSchema,
-  contentText,
-  reasoningText,
-} from "./response_schemas.ts";
+import { ChatCompletionResponseSchema, contentText, reasoningText } from "./response_schemas.ts";
 import { syntheticCallId, toolCallReader } from "./tool_calls_in.ts";
 
 /** Decodes the first choice: reasoning, then text (a refusal is text with stop reason

@@ -90,7 +90,11 @@ export function decodeStream(
       emit(kind === "text" ? { type: "text_start", index } : { type: "reasoning_start", index });
     }
     const index = open.index;
-    emit(kind === "text" ? { type: "text_delta", index, text } : { type: "reasoning_delta", index, text });
+    emit(
+      kind === "text"
+        ? { type: "text_delta", index, text }
+        : { type: "reasoning_delta", index, text },
+    );
   }
 
   function startTool(tool: ToolState) {

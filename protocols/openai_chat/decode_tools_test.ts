@@ -12,7 +12,13 @@ Deno.test("decodeTools reads function and custom tools", () => {
       { type: "custom", custom: { name: "patch", format: { type: "text" } } },
     ]),
     [
-      { type: "function", name: "get", description: "d", parameters: { type: "object" }, strict: true },
+      {
+        type: "function",
+        name: "get",
+        description: "d",
+        parameters: { type: "object" },
+        strict: true,
+      },
       { type: "function", name: "bare", parameters: { type: "object", properties: {} } },
       { type: "custom", name: "patch", format: { type: "text" } },
     ],
@@ -44,6 +50,12 @@ Deno.test("decodeResponseFormat reads json_schema with its options", () => {
       type: "json_schema",
       json_schema: { name: "out", schema: { type: "object" }, strict: true, description: "x" },
     }),
-    { type: "json_schema", name: "out", schema: { type: "object" }, strict: true, description: "x" },
+    {
+      type: "json_schema",
+      name: "out",
+      schema: { type: "object" },
+      strict: true,
+      description: "x",
+    },
   );
 });

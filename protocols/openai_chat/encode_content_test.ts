@@ -15,7 +15,11 @@ Deno.test("encodeUserPart turns images into image_url parts with data URLs", () 
   const warnings: Warning[] = [];
   assert.deepEqual(
     encodeUserPart(
-      { type: "image", source: { kind: "base64", mediaType: "image/png", data: "iVBO" }, detail: "high" },
+      {
+        type: "image",
+        source: { kind: "base64", mediaType: "image/png", data: "iVBO" },
+        detail: "high",
+      },
       "p",
       compat,
       warnings,
@@ -23,11 +27,22 @@ Deno.test("encodeUserPart turns images into image_url parts with data URLs", () 
     { type: "image_url", image_url: { url: "data:image/png;base64,iVBO", detail: "high" } },
   );
   assert.deepEqual(
-    encodeUserPart({ type: "image", source: { kind: "url", url: "https://x/y.png" } }, "p", compat, warnings),
+    encodeUserPart(
+      { type: "image", source: { kind: "url", url: "https://x/y.png" } },
+      "p",
+      compat,
+      warnings,
+    ),
     { type: "image_url", image_url: { url: "https://x/y.png" } },
   );
   assert.throws(
-    () => encodeUserPart({ type: "image", source: { kind: "file_id", fileId: "f" } }, "p", openai, warnings),
+    () =>
+      encodeUserPart(
+        { type: "image", source: { kind: "file_id", fileId: "f" } },
+        "p",
+        openai,
+        warnings,
+      ),
     /image by file id/,
   );
   assert.deepEqual(warnings, []);
@@ -40,23 +55,36 @@ Deno.test("encodeUserPart sends PDFs to OpenAI as file parts", () => {
     file: { filename: "Spec", file_data: "data:application/pdf;base64,JVBE" },
   });
   assert.deepEqual(
-    encodeUserPart({ type: "document", source: { kind: "file_id", fileId: "file-1" } }, "p", openai, warnings),
+    encodeUserPart(
+      { type: "document", source: { kind: "file_id", fileId: "file-1" } },
+      "p",
+      openai,
+      warnings,
+    ),
     { type: "file", file: { file_id: "file-1" } },
   );
   assert.throws(
     () =>
-      encodeUserPart({ type: "document", source: { kind: "url", url: "https://x/a.pdf" } }, "p", openai, warnings),
+      encodeUserPart(
+        { type: "document", source: { kind: "url", url: "https://x/a.pdf" } },
+        "p",
+        openai,
+        warnings,
+      ),
     /not URLs/,
   );
 });
 
 Deno.test("encodeUserPart refuses PDFs for compat servers with a 400 naming the provider", () => {
-  assert.throws(() => encodeUserPart(pdf, "messages.0.content.1", compat, []), (e: GatewayError) => {
-    assert.equal(e.status, 400);
-    assert.equal(e.param, "messages.0.content.1");
-    assert.match(e.message, /ollama/);
-    return true;
-  });
+  assert.throws(
+    () => encodeUserPart(pdf, "messages.0.content.1", compat, []),
+    (e: GatewayError) => {
+      assert.equal(e.status, 400);
+      assert.equal(e.param, "messages.0.content.1");
+      assert.match(e.message, /ollama/);
+      return true;
+    },
+  );
 });
 
 Deno.test("encodeUserPart inlines text documents with a warning", () => {
@@ -66,7 +94,10 @@ Deno.test("encodeUserPart inlines text documents with a warning", () => {
     source: { kind: "text" as const, mediaType: "text/plain", text: "body" },
     title: "Notes",
   };
-  assert.deepEqual(encodeUserPart(doc, "p", compat, warnings), { type: "text", text: "Notes\n\nbody" });
+  assert.deepEqual(encodeUserPart(doc, "p", compat, warnings), {
+    type: "text",
+    text: "Notes\n\nbody",
+  });
   const b64 = {
     type: "document" as const,
     source: { kind: "base64" as const, mediaType: "text/markdown", data: btoa("# hi") },

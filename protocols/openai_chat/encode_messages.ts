@@ -10,7 +10,7 @@ import type {
   UserPart,
 } from "../../core/content.ts";
 import type { Converted, Warning } from "../../core/convert.ts";
-import { CUSTOM_TOOL_INPUT_FIELD, type CoreRequest } from "../../core/request.ts";
+import { type CoreRequest, CUSTOM_TOOL_INPUT_FIELD } from "../../core/request.ts";
 import { shortenToolName } from "../tool_names.ts";
 import {
   type ChatPartOut,

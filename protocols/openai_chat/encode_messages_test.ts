@@ -33,7 +33,13 @@ Deno.test("encodeMessages encodes assistant tool calls, wrapping custom input an
         content: [
           { type: "text", text: "calling" },
           { type: "tool_call", id: "c1", name: long, arguments: "", kind: "function" },
-          { type: "tool_call", id: "c2", name: "apply_patch", arguments: "*** Begin", kind: "custom" },
+          {
+            type: "tool_call",
+            id: "c2",
+            name: "apply_patch",
+            arguments: "*** Begin",
+            kind: "custom",
+          },
         ],
       }],
     }),

@@ -4,8 +4,8 @@
  */
 import type { Converted, Warning } from "../../core/convert.ts";
 import {
-  CUSTOM_TOOL_INPUT_FIELD,
   type CoreTool,
+  CUSTOM_TOOL_INPUT_FIELD,
   type CustomTool,
   type ResponseFormat,
   type ToolChoice,

@@ -10,7 +10,13 @@ import {
 Deno.test("encodeTools wraps custom tools, shortens names and drops hosted tools", () => {
   const long = "a".repeat(80);
   const { value, warnings } = encodeTools([
-    { type: "function", name: long, description: "d", parameters: { type: "object" }, strict: true },
+    {
+      type: "function",
+      name: long,
+      description: "d",
+      parameters: { type: "object" },
+      strict: true,
+    },
     { type: "custom", name: "apply_patch", description: "patch files" },
     { type: "builtin", vendor: "openai", name: "web_search", raw: { type: "web_search" } },
   ]);
@@ -57,7 +63,12 @@ Deno.test("encodeToolChoice and encodeResponseFormat", () => {
     function: { name: "f" },
   });
   assert.deepEqual(
-    encodeResponseFormat({ type: "json_schema", name: "n", schema: { type: "object" }, strict: true }),
+    encodeResponseFormat({
+      type: "json_schema",
+      name: "n",
+      schema: { type: "object" },
+      strict: true,
+    }),
     { type: "json_schema", json_schema: { name: "n", schema: { type: "object" }, strict: true } },
   );
   assert.deepEqual(encodeResponseFormat({ type: "text" }), { type: "text" });

@@ -17,7 +17,10 @@ Deno.test("encodeReasoningEffort: disabled is none, effort wins, adaptive keeps 
       .value,
     "minimal",
   );
-  assert.equal(encodeReasoningEffort({ mode: "enabled", budgetTokens: 8000 }, false).value, "medium");
+  assert.equal(
+    encodeReasoningEffort({ mode: "enabled", budgetTokens: 8000 }, false).value,
+    "medium",
+  );
   assert.equal(encodeReasoningEffort({ mode: "adaptive" }, false).value, undefined);
 });
 

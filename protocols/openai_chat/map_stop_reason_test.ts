@@ -30,7 +30,10 @@ Deno.test("fromFinishReason maps every chat finish_reason", () => {
 
 Deno.test("fromFinishReason reads refusals, tool turns ending in stop, and unknown values", () => {
   assert.equal(fromFinishReason({ ...plain, finishReason: "stop", refused: true }), "refusal");
-  assert.equal(fromFinishReason({ ...plain, finishReason: "stop", hasToolCalls: true }), "tool_use");
+  assert.equal(
+    fromFinishReason({ ...plain, finishReason: "stop", hasToolCalls: true }),
+    "tool_use",
+  );
   assert.equal(
     fromFinishReason({ ...plain, finishReason: "length", hasToolCalls: true }),
     "max_tokens",

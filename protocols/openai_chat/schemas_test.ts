@@ -13,7 +13,9 @@ Deno.test("the request schema keeps unknown fields (loose objects)", () => {
 
 Deno.test("the message schema accepts every role and rejects unknown ones", () => {
   for (const role of ["system", "developer", "user", "tool"]) {
-    const message = role === "tool" ? { role, tool_call_id: "c", content: "x" } : { role, content: "x" };
+    const message = role === "tool"
+      ? { role, tool_call_id: "c", content: "x" }
+      : { role, content: "x" };
     assert.equal(ChatMessageSchema.safeParse(message).success, true, role);
   }
   assert.equal(ChatMessageSchema.safeParse({ role: "assistant", content: null }).success, true);

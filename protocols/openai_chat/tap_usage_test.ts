@@ -9,7 +9,10 @@ const usageChunk = {
 };
 
 Deno.test("usageOfEvent skips events without a usage object", () => {
-  assert.equal(usageOfEvent({ data: '{"choices":[{"delta":{"content":"x"}}],"usage":null}' }), null);
+  assert.equal(
+    usageOfEvent({ data: '{"choices":[{"delta":{"content":"x"}}],"usage":null}' }),
+    null,
+  );
   assert.equal(usageOfEvent({ data: "[DONE]" }), null);
 });
 

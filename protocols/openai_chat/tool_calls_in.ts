@@ -4,7 +4,7 @@
  * unwrapped to their raw input.
  * @module
  */
-import { CUSTOM_TOOL_INPUT_FIELD, type CoreRequest } from "../../core/request.ts";
+import { type CoreRequest, CUSTOM_TOOL_INPUT_FIELD } from "../../core/request.ts";
 import { toolNameRestorer } from "../tool_names.ts";
 
 /** Per-request view of the tools an upstream may call. */

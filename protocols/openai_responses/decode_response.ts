@@ -146,7 +146,10 @@ export function decodeResponse(
       id: str(b.id),
       model: str(b.model) || request.model,
       content,
-      stopReason: stopReasonOf(str(b.status) || "completed", details?.reason, { toolCall, refusal }),
+      stopReason: stopReasonOf(str(b.status) || "completed", details?.reason, {
+        toolCall,
+        refusal,
+      }),
       usage: usageFromResponses((b.usage ?? {}) as ResponsesUsageFields),
       created: typeof b.created_at === "number" ? b.created_at : Math.floor(Date.now() / 1000),
     },

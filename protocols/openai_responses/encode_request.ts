@@ -114,7 +114,8 @@ export function encodeRequest(request: CoreRequest): Converted<UpstreamCall> {
     if (request.maxOutputTokens < MIN_OUTPUT_TOKENS) {
       warnings.push({
         field: "max_output_tokens",
-        message: `raised from ${request.maxOutputTokens} to ${MIN_OUTPUT_TOKENS}, OpenAI's minimum.`,
+        message:
+          `raised from ${request.maxOutputTokens} to ${MIN_OUTPUT_TOKENS}, OpenAI's minimum.`,
       });
     }
   }

@@ -63,7 +63,9 @@ export function encodeToolChoice(
   if (!choice) return { value: undefined, warnings: [] };
   if (choice.type !== "tool") return { value: choice.type, warnings: [] };
   const tool = tools.find((t) => t.name === choice.name);
-  if (tool?.type === "builtin") return { value: { type: tool.raw.type ?? tool.name }, warnings: [] };
+  if (tool?.type === "builtin") {
+    return { value: { type: tool.raw.type ?? tool.name }, warnings: [] };
+  }
   if (tool?.type === "function" && tool.native === "local_shell") {
     return {
       value: "required",

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   chunkType,
   FIXTURE_FOLDERS,
+  FIXTURE_ROOT,
   fixtureKinds,
   isJsonLine,
   listFixtures,
@@ -14,7 +15,7 @@ Deno.test("listFixtures: names without extensions, every file of every folder", 
   for (const folder of FIXTURE_FOLDERS) {
     const names = await listFixtures(folder);
     const files: string[] = [];
-    for await (const entry of Deno.readDir(`${new URL(folder, import.meta.url).pathname}`)) {
+    for await (const entry of Deno.readDir(new URL(folder, FIXTURE_ROOT))) {
       files.push(entry.name);
     }
     const expected = new Set(
@@ -27,7 +28,11 @@ Deno.test("listFixtures: names without extensions, every file of every folder", 
 
 Deno.test("loadChunks / loadJson / fixtureKinds on recorded files", async () => {
   const lines = await loadChunks("anthropic-messages", "anthropic-text");
-  assert.equal(lines.length, 13);
+  const raw = await Deno.readTextFile(
+    new URL("anthropic-messages/anthropic-text.chunks.txt", FIXTURE_ROOT),
+  );
+  assert.equal(lines.join("\n"), raw.trimEnd());
+  assert.equal(lines.length, 12);
   assert.equal(chunkType(lines[0] ?? ""), "message_start");
   assert.ok(lines.every(isJsonLine));
   const chat = await loadChunks("openai-chat", "deepseek-tool-call");
@@ -56,7 +61,10 @@ Deno.test("splitStreams: one stream per response; the encrypted-content run hold
   const run = await loadChunks("openai-responses", "openai-reasoning-encrypted-content.1");
   const parts = splitStreams(run);
   assert.deepEqual(parts.map((p) => chunkType(p[0] ?? "")), Array(4).fill("response.created"));
-  assert.deepEqual(parts.map((p) => chunkType(p.at(-1) ?? "")), Array(4).fill("response.completed"));
+  assert.deepEqual(
+    parts.map((p) => chunkType(p.at(-1) ?? "")),
+    Array(4).fill("response.completed"),
+  );
   assert.equal(parts.flat().length, run.length);
   for (const folder of FIXTURE_FOLDERS.filter((f) => f !== "openai-images")) {
     for (const name of await listFixtures(folder)) {

@@ -7,12 +7,17 @@
  * // point the gateway at upstream.url, send requests, then inspect upstream.requests
  * await upstream.close();
  * ```
+ *
+ * Every POST is answered in this order: a simulated failure (`fail()` / `options.failure`), then
+ * `…/messages/count_tokens` → `{"input_tokens": ceil(UTF-8 bytes of the raw body / 4)}`, then the
+ * selected fixture, or a loud 500 when none is selected. Other methods get 404. Answers carry an
+ * `x-fake-fixture` header naming the file (and stream part) that was sent.
  * @module
  */
 
 import {
-  fixtureKinds,
   type FixtureFolder,
+  fixtureKinds,
   loadChunks,
   loadJsonText,
   splitStreams,
@@ -159,7 +164,10 @@ export function startRecordedUpstream(options: RecordedUpstreamOptions = {}): Re
 
   const server = startFakeServer("recorded upstream", (request, signal) => {
     if (request.method !== "POST") {
-      return fakeErrorReply(404, `recorded upstream: no route for ${request.method} ${request.path}`);
+      return fakeErrorReply(
+        404,
+        `recorded upstream: no route for ${request.method} ${request.path}`,
+      );
     }
     if (failure !== undefined) return failureReply(failure);
     if (request.path.endsWith("/messages/count_tokens")) {

@@ -30,7 +30,10 @@ Deno.test("recorded upstream: streamed and JSON answers are byte-for-byte the re
 
     upstream.use({ folder: "openai-responses", name: "openai-reasoning-encrypted-content.1" });
     const json = await post(upstream.url + "/v1/responses", { stream: false });
-    assert.equal(json.headers.get("x-fake-fixture"), "openai-responses/openai-reasoning-encrypted-content.1.json");
+    assert.equal(
+      json.headers.get("x-fake-fixture"),
+      "openai-responses/openai-reasoning-encrypted-content.1.json",
+    );
     assert.equal(
       await json.text(),
       await loadJsonText("openai-responses", "openai-reasoning-encrypted-content.1"),
@@ -57,7 +60,10 @@ Deno.test("recorded upstream: loud 500s for no selection, wrong path, missing fi
     assert.equal(noJson.status, 500);
     assert.match(await noJson.text(), /has no \.json/);
 
-    upstream.use({ folder: "anthropic-messages", name: "anthropic-claude-opus-5-reasoning-high.1" });
+    upstream.use({
+      folder: "anthropic-messages",
+      name: "anthropic-claude-opus-5-reasoning-high.1",
+    });
     const fallback = await post(upstream.url + "/v1/messages", { stream: true });
     assert.equal(fallback.headers.get("content-type"), "application/json");
     assert.equal(fallback.status, 200);
@@ -69,7 +75,10 @@ Deno.test("recorded upstream: loud 500s for no selection, wrong path, missing fi
     upstream.use({ folder: "openai-responses", name });
     for (const [index] of parts.entries()) {
       const res = await post(upstream.url + "/v1/responses", { stream: true });
-      assert.equal(res.headers.get("x-fake-fixture"), `openai-responses/${name}.chunks.txt#${index}`);
+      assert.equal(
+        res.headers.get("x-fake-fixture"),
+        `openai-responses/${name}.chunks.txt#${index}`,
+      );
       await res.body?.cancel();
     }
     const usedUp = await post(upstream.url + "/v1/responses", { stream: true });

@@ -65,7 +65,11 @@ function anthropic(body: Obj): Conversation {
 }
 
 /** Tool outputs after the newest user message, oldest first (skipping every other item). */
-function trailingResults(items: Obj[], isUser: (item: Obj) => boolean, isResult: (item: Obj) => boolean) {
+function trailingResults(
+  items: Obj[],
+  isUser: (item: Obj) => boolean,
+  isResult: (item: Obj) => boolean,
+) {
   const results: Obj[] = [];
   for (let i = items.length - 1; i >= 0; i--) {
     const item = items[i];

@@ -48,10 +48,13 @@ Deno.test("planStep: tool result wins; missing argument and no tools give text",
     planStep({ tools: [fn("Read")], userTexts: ["/a"], toolResult: "line one\r\nline two" }),
     { kind: "text", text: "Tool said: line one" },
   );
-  assert.deepEqual(planStep({ tools: [fn("Read")], userTexts: ["no path"], toolResult: undefined }), {
-    kind: "text",
-    text: "Scripted upstream: no /path in the user text for Read.",
-  });
+  assert.deepEqual(
+    planStep({ tools: [fn("Read")], userTexts: ["no path"], toolResult: undefined }),
+    {
+      kind: "text",
+      text: "Scripted upstream: no /path in the user text for Read.",
+    },
+  );
   assert.deepEqual(planStep({ tools: [], userTexts: ["hello\nworld"], toolResult: undefined }), {
     kind: "text",
     text: "You said: hello",
@@ -114,7 +117,9 @@ Deno.test("readConversation chat: tool messages after the last user message only
 
 Deno.test("readConversation responses: the three tool-output item types, string input", () => {
   const user = { type: "message", role: "user", content: [{ type: "input_text", text: "go" }] };
-  for (const type of ["function_call_output", "custom_tool_call_output", "local_shell_call_output"]) {
+  for (
+    const type of ["function_call_output", "custom_tool_call_output", "local_shell_call_output"]
+  ) {
     const conversation = readConversation("responses", {
       input: [user, { type: "reasoning", summary: [] }, { type, call_id: "c", output: "out" }],
     });

@@ -49,7 +49,9 @@ function wireOfPath(path: string): LlmWire | undefined {
 }
 
 function field(body: unknown, key: string): unknown {
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+  return typeof body === "object" && body !== null
+    ? (body as Record<string, unknown>)[key]
+    : undefined;
 }
 
 function echoOf(body: unknown): EchoedRequest {
@@ -77,7 +79,9 @@ function render(
       return stream ? chatChunks(step, ctx, includeUsage) : chatCompletion(step, ctx);
     }
     case "responses":
-      return stream ? responsesEvents(step, ctx, echoOf(body)) : responsesBody(step, ctx, echoOf(body));
+      return stream
+        ? responsesEvents(step, ctx, echoOf(body))
+        : responsesBody(step, ctx, echoOf(body));
   }
 }
 
@@ -87,7 +91,10 @@ export function startScriptedUpstream(options: ScriptedUpstreamOptions = {}): Sc
 
   const answer = (request: RecordedRequest, signal: AbortSignal): Response => {
     if (request.method !== "POST") {
-      return fakeErrorReply(404, `scripted upstream: no route for ${request.method} ${request.path}`);
+      return fakeErrorReply(
+        404,
+        `scripted upstream: no route for ${request.method} ${request.path}`,
+      );
     }
     if (request.path.endsWith("/messages/count_tokens")) {
       return jsonReply(countTokensBody(request.rawBody));
@@ -97,7 +104,10 @@ export function startScriptedUpstream(options: ScriptedUpstreamOptions = {}): Sc
       return fakeErrorReply(404, `scripted upstream: no route for POST ${request.path}`);
     }
     if (typeof request.body !== "object" || request.body === null) {
-      return fakeErrorReply(400, `scripted upstream: POST ${request.path} needs a JSON object body`);
+      return fakeErrorReply(
+        400,
+        `scripted upstream: POST ${request.path} needs a JSON object body`,
+      );
     }
     const stream = field(request.body, "stream") === true;
     const step = planStep(readConversation(wire, request.body));

@@ -140,7 +140,12 @@ for (const stream of [true, false]) {
       assert.equal(JSON.parse(upstream.requests[0]?.rawBody ?? "{}").store, false);
 
       input.push(
-        { type: "function_call", call_id: call.call_id, name: call.name, arguments: call.arguments },
+        {
+          type: "function_call",
+          call_id: call.call_id,
+          name: call.name,
+          arguments: call.arguments,
+        },
         { type: "function_call_output", call_id: call.call_id, output: "/home/dev\nmore" },
       );
       const second = await ask(input);

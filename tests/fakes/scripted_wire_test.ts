@@ -118,7 +118,10 @@ Deno.test("scripted responses stream: numbered events, text parts, completed usa
     const completed = events.at(-1)?.json.response as Json;
     assert.equal(completed.status, "completed");
     const usage = completed.usage as Json;
-    assert.equal(usage.total_tokens, (usage.input_tokens as number) + (usage.output_tokens as number));
+    assert.equal(
+      usage.total_tokens,
+      (usage.input_tokens as number) + (usage.output_tokens as number),
+    );
   } finally {
     await upstream.close();
   }

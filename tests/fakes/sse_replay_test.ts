@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { loadChunks } from "./fixtures.ts";
 import { parseSseText } from "./sse_events.ts";
-import { frameEvents, ODD_SPLIT, readAllText, sseReplayStream, wireOfFolder } from "./sse_replay.ts";
+import {
+  frameEvents,
+  ODD_SPLIT,
+  readAllText,
+  sseReplayStream,
+  wireOfFolder,
+} from "./sse_replay.ts";
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
   const chunks: Uint8Array[] = [];
@@ -13,7 +19,10 @@ Deno.test("frameEvents: event+data for Anthropic/Responses, data then [DONE] for
   assert.deepEqual(frameEvents("anthropic", ['{"type":"ping"}']), [
     'event: ping\ndata: {"type":"ping"}\n\n',
   ]);
-  assert.deepEqual(frameEvents("chat", ['{"id":"1"}']), ['data: {"id":"1"}\n\n', "data: [DONE]\n\n"]);
+  assert.deepEqual(frameEvents("chat", ['{"id":"1"}']), [
+    'data: {"id":"1"}\n\n',
+    "data: [DONE]\n\n",
+  ]);
   assert.throws(() => frameEvents("responses", ['{"id":"1"}']), /has no type/);
   assert.equal(wireOfFolder("openai-images"), undefined);
   assert.equal(wireOfFolder("openai-responses"), "responses");

@@ -1,0 +1,176 @@
+/**
+ * Upstream Responses events → core stream parts, translated one event at a time. Blocks are
+ * numbered in the order they start. Text comes from content parts (`output_text`, `refusal`);
+ * reasoning from summary parts (joined by blank lines, one block per reasoning item, started
+ * only when it has text or an encrypted token); calls from `output_item.added`, their argument
+ * or input deltas, and `output_item.done` (some upstreams send no deltas: the full arguments are
+ * emitted there). The terminal events map to `finish` (`response.completed`,
+ * `response.incomplete`) or `error` (`response.failed`, `error`); an end without one is an
+ * error too. Unparsable events are skipped (as Codex does) and counted in that error.
+ * @module
+ */
+import { GatewayError } from "../../core/errors.ts";
+import type { CoreRequest } from "../../core/request.ts";
+import type { StreamPart } from "../../core/stream.ts";
+import type { SseEvent } from "../../sse/parse_sse.ts";
+import { toolNameRestorer } from "../tool_names.ts";
+import type { RawItem } from "./decode_response.ts";
+import { rest, streamItems } from "./stream_items.ts";
+import { streamFailure } from "./error_codes.ts";
+import { stopReasonOf } from "./map_stop_reason.ts";
+import { type ResponsesUsageFields, usageFromResponses } from "./map_usage.ts";
+
+/** Events that carry the response object (the first one opens the stream), and `error`. */
+const LIFECYCLE = new Set(["response.created", "response.in_progress", "response.queued", "error"]);
+
+const num = (value: unknown): number => (typeof value === "number" ? value : 0);
+const str = (value: unknown): string => (typeof value === "string" ? value : "");
+
+/** Decodes one upstream stream. `provider` names the upstream in error messages. */
+export function decodeStream(
+  provider: string,
+  request: CoreRequest,
+): TransformStream<SseEvent, StreamPart> {
+  let out!: TransformStreamDefaultController<StreamPart>;
+  let started = false;
+  let ended = false;
+  let unparsable = 0;
+  const emit = (part: StreamPart) => out.enqueue(part);
+  const items = streamItems(request, toolNameRestorer(request), emit);
+  const start = (response?: RawItem) => {
+    if (started) return;
+    started = true;
+    emit({
+      type: "start",
+      id: str(response?.id) || `resp_${crypto.randomUUID().replaceAll("-", "")}`,
+      model: str(response?.model) || request.model,
+      created: num(response?.created_at) || Math.floor(Date.now() / 1000),
+    });
+  };
+  const finish = (response: RawItem) => {
+    items.closeTexts();
+    const details = response.incomplete_details as { reason?: string } | null | undefined;
+    emit({
+      type: "finish",
+      stopReason: stopReasonOf(str(response.status) || "completed", details?.reason, items.seen),
+      usage: usageFromResponses((response.usage ?? {}) as ResponsesUsageFields),
+    });
+  };
+
+  const handle = (e: RawItem) => {
+    const oi = num(e.output_index);
+    switch (e.type) {
+      case "response.created":
+      case "response.in_progress":
+      case "response.queued":
+        return start(e.response as RawItem);
+      case "response.output_item.added":
+        return items.added(oi, (e.item ?? {}) as RawItem);
+      case "response.output_item.done":
+        return items.done(oi, (e.item ?? {}) as RawItem);
+      case "response.content_part.added": {
+        const part = e.part as RawItem | undefined;
+        const item = items.get(oi);
+        if (item?.kind === "reasoning") return items.reasoningStart(item, false);
+        if (part?.type === "refusal") items.seen.refusal = true;
+        return items.textPart(item, num(e.content_index));
+      }
+      case "response.output_text.delta":
+      case "response.refusal.delta":
+        if (e.type === "response.refusal.delta") items.seen.refusal = true;
+        return items.textDelta(items.textPart(items.get(oi), num(e.content_index)), str(e.delta));
+      case "response.output_text.done":
+      case "response.refusal.done": {
+        const part = items.textPart(items.get(oi), num(e.content_index));
+        return items.textDelta(part, rest(part?.text ?? "", str(e.text ?? e.refusal)));
+      }
+      case "response.content_part.done": {
+        const item = items.get(oi);
+        if (item?.kind !== "message") return;
+        const part = e.part as RawItem | undefined;
+        return items.textEnd(
+          item.parts.get(num(e.content_index)) ?? null,
+          part?.type === "refusal" ? str(part.refusal) : str(part?.text),
+        );
+      }
+      case "response.reasoning_summary_part.added": {
+        const item = items.get(oi);
+        if (item?.kind !== "reasoning") return;
+        if (item.summaries++ > 0 && item.text) items.reasoningDelta(item, "\n\n");
+        return items.reasoningStart(item, true);
+      }
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta": {
+        const item = items.get(oi);
+        if (item?.kind === "reasoning") items.reasoningDelta(item, str(e.delta));
+        return;
+      }
+      case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta":
+        return items.callDelta(items.get(oi), str(e.delta));
+      case "response.function_call_arguments.done":
+      case "response.custom_tool_call_input.done": {
+        const item = items.get(oi);
+        if (item?.kind !== "call") return;
+        const full = str(
+          e.type === "response.function_call_arguments.done" ? e.arguments : e.input,
+        );
+        return items.callDelta(item, item.args === "" ? full : rest(item.args, full));
+      }
+      case "response.completed":
+      case "response.incomplete":
+        ended = true;
+        return finish((e.response ?? {}) as RawItem);
+      case "response.failed": {
+        ended = true;
+        const error = ((e.response as RawItem | undefined)?.error ?? {}) as RawItem;
+        return emit({
+          type: "error",
+          error: streamFailure(provider, str(error.code), str(error.message)),
+        });
+      }
+      case "error": {
+        ended = true;
+        const error = (typeof e.error === "object" && e.error !== null ? e.error : e) as RawItem;
+        const code = str(error.code) || str(error.type);
+        return emit({ type: "error", error: streamFailure(provider, code, str(error.message)) });
+      }
+    }
+  };
+
+  return new TransformStream({
+    start(controller) {
+      out = controller;
+    },
+    transform(event) {
+      if (ended) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.data);
+      } catch {
+        unparsable++;
+        return;
+      }
+      if (typeof parsed !== "object" || parsed === null) return void unparsable++;
+      const e = parsed as RawItem;
+      if (e.type === undefined && event.event) e.type = event.event;
+      if (!LIFECYCLE.has(String(e.type))) start();
+      handle(e);
+    },
+    flush() {
+      if (ended) return;
+      start();
+      const skipped = unparsable > 0 ? ` (${unparsable} events could not be parsed)` : "";
+      emit({
+        type: "error",
+        error: new GatewayError(
+          "upstream",
+          502,
+          `Provider "${provider}" ended the stream without response.completed${skipped}; ` +
+            "the response is incomplete. Retry the request.",
+          { code: "stream_incomplete" },
+        ),
+      });
+    },
+  });
+}
