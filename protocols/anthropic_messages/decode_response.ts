@@ -44,6 +44,12 @@ export function decodeResponse(
     switch (block.type) {
       case "text":
         content.push({ type: "text", text: str(block.text) });
+        if (Array.isArray(block.citations) && block.citations.length > 0) {
+          warnings.push({
+            field: `content.${i}.citations`,
+            message: "citations have no counterpart; dropped",
+          });
+        }
         break;
       case "thinking": {
         const part: AssistantPart = { type: "reasoning", text: str(block.thinking) };

@@ -58,13 +58,13 @@ Deno.test("decodeResponse drops server tool blocks with a warning", () => {
     message([
       { type: "server_tool_use", id: "srvtoolu_1", name: "web_search", input: { query: "q" } },
       { type: "web_search_tool_result", tool_use_id: "srvtoolu_1", content: [] },
-      { type: "text", text: "found" },
+      { type: "text", text: "found", citations: [{ type: "web_search_result_location" }] },
     ]),
     coreRequest(),
     "anthropic",
   );
   assert.deepEqual(value.content, [{ type: "text", text: "found" }]);
-  assert.deepEqual(warnings.map((w) => w.field), ["content.0", "content.1"]);
+  assert.deepEqual(warnings.map((w) => w.field), ["content.0", "content.1", "content.2.citations"]);
 });
 
 Deno.test("decodeResponse restores long tool names and unwraps custom tool input", () => {

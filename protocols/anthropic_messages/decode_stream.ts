@@ -34,6 +34,13 @@ type Block =
 
 type Out = TransformStreamDefaultController<StreamPart>;
 
+const COUNTERS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+] as const;
+
 const str = (value: unknown): string => typeof value === "string" ? value : "";
 const obj = (value: unknown): Json =>
   typeof value === "object" && value !== null ? value as Json : {};
@@ -56,13 +63,14 @@ export function decodeStream(
     ended = true;
   };
 
+  /** Keeps the latest value of each counter (Anthropic reports cumulative totals). */
   const addUsage = (fields: Json) => {
-    for (const key of Object.keys(fields) as Array<keyof AnthropicUsageFields>) {
+    for (const key of COUNTERS) {
       const value = fields[key];
-      if (value === null || value === undefined) continue;
-      if (key === "output_tokens_details") usage[key] = obj(value);
-      else if (typeof value === "number") (usage as Record<string, number>)[key] = value;
+      if (typeof value === "number") usage[key] = value;
     }
+    const thinking = obj(fields.output_tokens_details).thinking_tokens;
+    if (typeof thinking === "number") usage.output_tokens_details = { thinking_tokens: thinking };
   };
 
   const startBlock = (out: Out, at: number, block: Json) => {

@@ -9,7 +9,7 @@
  * after the `finish_reason` chunk.
  * @module
  */
-import { type GatewayError } from "../../core/errors.ts";
+import type { GatewayError } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import { emptyUsage, type Usage } from "../../core/response.ts";
 import type { StreamPart } from "../../core/stream.ts";

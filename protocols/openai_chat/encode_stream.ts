@@ -17,8 +17,6 @@ import { chatCompletionId } from "./encode_response.ts";
 
 type Delta = Record<string, unknown>;
 
-const DONE = sseBytes("[DONE]");
-
 /** Separates consecutive text (or reasoning) blocks, as `encodeResponse` joins them. */
 const BLOCK_SEPARATOR = "\n\n";
 
@@ -37,36 +35,20 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
   const separate = { text: false, reasoning: false };
 
   const send = (payload: unknown) => ctrl.enqueue(sseBytes(JSON.stringify(payload)));
-  const chunk = (delta: Delta, finishReason: ChatFinishReason | null = null) => {
-    ensureStarted();
-    send({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: ctx.clientModel,
-      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
-    });
-  };
+  const envelope = (rest: Record<string, unknown>) =>
+    send({ id, object: "chat.completion.chunk", created, model: ctx.clientModel, ...rest });
+  const choice = (delta: Delta, finishReason: ChatFinishReason | null) =>
+    envelope({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] });
 
   function begin(partId: string, partCreated: number) {
     id = chatCompletionId(partId);
     created = partCreated;
-    send({
-      id,
-      object: "chat.completion.chunk",
-      created,
-      model: ctx.clientModel,
-      choices: [{
-        index: 0,
-        delta: { role: "assistant", content: "" },
-        logprobs: null,
-        finish_reason: null,
-      }],
-    });
+    choice({ role: "assistant", content: "" }, null);
   }
 
-  function ensureStarted() {
+  function chunk(delta: Delta, finishReason: ChatFinishReason | null = null) {
     if (!id) begin(crypto.randomUUID(), Math.floor(Date.now() / 1000));
+    choice(delta, finishReason);
   }
 
   function writeText(kind: "text" | "reasoning", text: string) {
@@ -78,8 +60,8 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
   }
 
   function end(error?: GatewayError) {
-    if (error) ctrl.enqueue(sseBytes(JSON.stringify(openaiErrorBody(error))));
-    ctrl.enqueue(DONE);
+    if (error) send(openaiErrorBody(error));
+    ctrl.enqueue(sseBytes("[DONE]"));
     closed = true;
   }
 
@@ -129,14 +111,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
       case "finish":
         chunk({}, toFinishReason(part.stopReason));
         if (ctx.request.includeStreamUsage) {
-          send({
-            id,
-            object: "chat.completion.chunk",
-            created,
-            model: ctx.clientModel,
-            choices: [],
-            usage: toChatUsage(part.usage),
-          });
+          envelope({ choices: [], usage: toChatUsage(part.usage) });
         }
         return end();
       case "error":

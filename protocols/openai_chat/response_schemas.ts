@@ -4,8 +4,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-
-const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+import { nullish } from "./schemas.ts";
 
 /** `usage`. DeepSeek adds `prompt_cache_hit_tokens`; xAI counts reasoning outside
  * `completion_tokens` (see map_usage.ts). */

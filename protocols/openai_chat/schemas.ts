@@ -5,7 +5,8 @@
  */
 import { z } from "@hono/zod-openapi";
 
-const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+/** An optional field that may also be null, as OpenAI clients often send. */
+export const nullish = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
 /** `{type: "text", text}`; `cache_control` is kept for Anthropic upstreams (OpenRouter style). */
 export const TextContentPartSchema = z.looseObject({
