@@ -81,7 +81,7 @@ Deno.test("chat passthrough, not streamed, is the recorded body", async () => {
 for (
   const name of [
     "anthropic-text",
-    "anthropic-json-tool",
+    "anthropic-json-tool.1",
     "anthropic-tool-no-args",
     "anthropic-clear-thinking.1",
   ]
