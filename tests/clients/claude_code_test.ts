@@ -1,0 +1,95 @@
+/**
+ * The real Claude Code CLI completes a tool round trip through gatehouse: it asks for a file,
+ * the scripted upstream calls its Read tool, Claude Code reads the file locally and sends the
+ * result back, and the upstream answers with the file's line.
+ */
+import assert from "node:assert/strict";
+import { listen, makeHarness } from "../harness.ts";
+import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
+import { requireBinary, runClient } from "./real_clients.ts";
+
+async function roundTrip(mode: "native" | "remapped") {
+  const claude = requireBinary("claude");
+  const upstream = startScriptedUpstream();
+  const h = await makeHarness({
+    demo: false,
+    env: {
+      OPENAI_API_KEY: "sk-upstream",
+      ANTHROPIC_API_KEY: "sk-ant-upstream",
+      GATEHOUSE_OPENAI_URL: upstream.url,
+      GATEHOUSE_ANTHROPIC_URL: upstream.url,
+    },
+  });
+  const server = listen(h);
+  const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-" });
+  try {
+    const secret = `the lighthouse keeper is ${mode}-${
+      crypto.randomUUID().slice(0, 8)
+    }`;
+    const file = `${home}/notes.txt`;
+    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
+    const defaults = h.deps.catalog.setupDefaults;
+    const slots: Record<string, string> = mode === "remapped"
+      ? {
+        ANTHROPIC_DEFAULT_OPUS_MODEL: defaults.flagship,
+        ANTHROPIC_DEFAULT_SONNET_MODEL: defaults.previous,
+        ANTHROPIC_DEFAULT_HAIKU_MODEL: defaults.previous_mini,
+        CLAUDE_CODE_SUBAGENT_MODEL: defaults.previous_mini,
+        ANTHROPIC_MODEL: "sonnet",
+      }
+      : {};
+    const run = await runClient(claude, [
+      "-p",
+      `Read the file ${file} and tell me its first line.`,
+      "--allowedTools",
+      "Read",
+    ], {
+      HOME: home,
+      ANTHROPIC_BASE_URL: server.url,
+      ANTHROPIC_AUTH_TOKEN: h.key,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      ...slots,
+    }, { cwd: home });
+    const llmRequests = upstream.requests.filter((r) => r.method === "POST");
+    assert.equal(
+      run.code,
+      0,
+      `claude exited ${run.code}: ${run.stderr}\n${run.stdout}`,
+    );
+    assert.match(run.stdout, new RegExp(secret));
+    const wires = new Set(upstream.steps.map((s) => s.wire));
+    if (mode === "native") {
+      assert.deepEqual([...wires], ["anthropic"]);
+      assert.ok(llmRequests.every((r) => r.path === "/v1/messages"));
+      assert.ok(
+        llmRequests.some((r) =>
+          (r.body as { model: string }).model.startsWith("claude-")
+        ),
+      );
+    } else {
+      assert.ok(
+        !wires.has("anthropic"),
+        `remapped traffic must not reach the Anthropic upstream: ${[...wires]}`,
+      );
+      const models = new Set(
+        llmRequests.map((r) => (r.body as { model: string }).model),
+      );
+      assert.ok(models.has(defaults.previous), `upstream saw ${[...models]}`);
+    }
+    const kinds = upstream.steps.map((s) => s.step.kind);
+    assert.ok(
+      kinds.includes("tool_call") && kinds.includes("text"),
+      `steps: ${kinds}`,
+    );
+  } finally {
+    await server.close();
+    await upstream.close();
+    await h.close();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("Claude Code, native mode: a Claude model behind the Anthropic upstream", () =>
+  roundTrip("native"));
+Deno.test("Claude Code, remapped slots: catalog GPT models behind OpenAI upstreams", () =>
+  roundTrip("remapped"));
