@@ -6,7 +6,8 @@
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
-import type { Wire } from "../core/request.ts";
+import type { Converted } from "../core/convert.ts";
+import type { CoreRequest, Wire } from "../core/request.ts";
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
 import type { KeyRecord } from "../store/store.ts";
 import type { GatewayDeps, LlmExchange } from "./exchange.ts";
@@ -54,6 +55,25 @@ export function upstreamWire(model: ResolvedModel): Wire | "mock" {
   }
 }
 
+/** Lowers an output-token limit above the model's catalog maximum (Claude Code asks 128000 of
+ * every model), saying so: a translated request must not fail upstream on a limit the client
+ * never chose for this model. */
+export function fitOutputLimit(request: CoreRequest, model: ResolvedModel): Converted<CoreRequest> {
+  const max = model.maxOutputTokens;
+  if (
+    max === undefined || request.maxOutputTokens === undefined || request.maxOutputTokens <= max
+  ) {
+    return { value: request, warnings: [] };
+  }
+  return {
+    value: { ...request, maxOutputTokens: max },
+    warnings: [{
+      field: "max_tokens",
+      message: `${request.maxOutputTokens} exceeds ${model.id}'s output limit; lowered to ${max}.`,
+    }],
+  };
+}
+
 /** Handles one chat, responses or messages request. */
 export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
   const started = Date.now();
@@ -84,7 +104,11 @@ export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise
     });
     if (wire === request.clientWire) return await passthrough(exchange, codec, WIRE_PATH[wire]);
     const decoded = client.decodeRequest(request.body);
-    return await translate(exchange, client, codec, decoded.value, decoded.warnings);
+    const fitted = fitOutputLimit(decoded.value, model);
+    return await translate(exchange, client, codec, fitted.value, [
+      ...decoded.warnings,
+      ...fitted.warnings,
+    ]);
   } catch (error) {
     meter.close(
       error instanceof GatewayError ? error.status : request.signal.aborted ? 499 : 500,

@@ -63,7 +63,7 @@ function namespaceTools(raw: unknown, path: string, w: Warning[]): CoreTool[] {
 
 /** Decodes the tool list. */
 export function decodeTools(
-  tools: Array<{ type: string }> | null | undefined,
+  tools: Array<{ type: string; [key: string]: unknown }> | null | undefined,
 ): Converted<CoreTool[]> {
   const warnings: Warning[] = [];
   const value: CoreTool[] = [];
