@@ -16,6 +16,13 @@ import { respondWithMock } from "./mock.ts";
 import { passthrough } from "./passthrough.ts";
 import { type ModelUse, resolveModel } from "./resolve_model.ts";
 import { translate } from "./translate.ts";
+import { prependHistory } from "../protocols/openai_responses/mod.ts";
+import {
+  previousResponseNotFound,
+  responseKeeper,
+  storedHistory,
+  wantsStore,
+} from "./response_chain.ts";
 
 /** A language-model request as the route handler hands it over. */
 export interface LlmRequest {
@@ -93,22 +100,32 @@ export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise
   try {
     const wire = upstreamWire(model);
     const client = clientCodec(request.clientWire);
-    if (wire === "mock") {
-      const decoded = client.decodeRequest(request.body);
-      return respondWithMock(exchange, client, decoded.value, decoded.warnings);
+    const chain = request.clientWire === "openai_responses"
+      ? await storedHistory(deps, request.key.id, request.body)
+      : null;
+    if (chain && chain.messages === null && wire !== "openai_responses") {
+      throw previousResponseNotFound(chain.id);
     }
-    const codec = upstreamCodec(wire, {
+    const codec = wire === "mock" ? null : upstreamCodec(wire, {
       providerName: model.provider.name,
       compat: model.provider.kind === "openai_compatible",
       defaultMaxTokens: model.maxOutputTokens,
     });
-    if (wire === request.clientWire) return await passthrough(exchange, codec, WIRE_PATH[wire]);
+    // Same wire and no gatehouse-held history to expand: the fast path.
+    if (codec && wire === request.clientWire && !chain?.messages) {
+      return await passthrough(exchange, codec, WIRE_PATH[wire]);
+    }
     const decoded = client.decodeRequest(request.body);
-    const fitted = fitOutputLimit(decoded.value, model);
-    return await translate(exchange, client, codec, fitted.value, [
-      ...decoded.warnings,
-      ...fitted.warnings,
-    ]);
+    const withHistory = chain?.messages
+      ? prependHistory(decoded.value, chain.messages)
+      : decoded.value;
+    const fitted = fitOutputLimit(withHistory, model);
+    const warnings = [...decoded.warnings, ...fitted.warnings];
+    const keeper = request.clientWire === "openai_responses" && wantsStore(request.body)
+      ? responseKeeper(deps, request.key.id, fitted.value)
+      : undefined;
+    if (!codec) return await respondWithMock(exchange, client, fitted.value, warnings, keeper);
+    return await translate(exchange, client, codec, fitted.value, warnings, keeper);
   } catch (error) {
     meter.close(
       error instanceof GatewayError ? error.status : request.signal.aborted ? 499 : 500,

@@ -12,14 +12,16 @@ import type { LlmExchange } from "./exchange.ts";
 import { meteredBody } from "./ledger.ts";
 import { meterParts } from "./meter_parts.ts";
 import { warningHeaders } from "./warnings.ts";
+import type { ResponseKeeper } from "./response_chain.ts";
 
 /** Answers `request` from the mock provider in `client`'s wire. */
-export function respondWithMock(
+export async function respondWithMock(
   exchange: LlmExchange,
   client: ClientCodec,
   request: CoreRequest,
   warnings: Warning[],
-): Response {
+  keeper?: ResponseKeeper,
+): Promise<Response> {
   const { meter, deps, model } = exchange;
   const headers = warningHeaders(warnings, exchange);
   const ctx = { clientModel: model.requested, request };
@@ -28,11 +30,13 @@ export function respondWithMock(
     for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
     const bytes = mockStream(request, model.requested, now, deps.config.mockDelayMs)
       .pipeThrough(meterParts(meter))
+      .pipeThrough(keeper ? keeper.stream() : new TransformStream())
       .pipeThrough(client.encodeStream(ctx));
     return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
   }
   const response = mockResponse(request, model.requested, now);
   meter.add(response.usage);
+  await keeper?.complete(response);
   const encoded = client.encodeResponse(response, ctx);
   headers.set("content-type", "application/json");
   meter.close(200);

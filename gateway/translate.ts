@@ -15,6 +15,7 @@ import { upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 import { warningHeaders } from "./warnings.ts";
+import type { ResponseKeeper } from "./response_chain.ts";
 
 /** Sends an already-decoded request through `upstream` and answers in `client`'s wire. */
 export async function translate(
@@ -23,6 +24,7 @@ export async function translate(
   upstream: UpstreamCodec,
   request: CoreRequest,
   warnings: Warning[],
+  keeper?: ResponseKeeper,
 ): Promise<Response> {
   const { deps, model, meter } = exchange;
   const upstreamRequest: CoreRequest = { ...request, model: model.upstreamId };
@@ -48,12 +50,14 @@ export async function translate(
       .pipeThrough(parseSse())
       .pipeThrough(upstream.decodeStream(upstreamRequest))
       .pipeThrough(meterParts(meter))
+      .pipeThrough(keeper ? keeper.stream() : new TransformStream())
       .pipeThrough(client.encodeStream(ctx));
     return new Response(meteredBody(bytes, meter, 200, controller), { status: 200, headers });
   }
 
   const decoded = upstream.decodeResponse(await response.json(), upstreamRequest);
   meter.add(decoded.value.usage);
+  await keeper?.complete(decoded.value);
   const encodedResponse = client.encodeResponse(decoded.value, ctx);
   const late = [...decoded.warnings, ...encodedResponse.warnings];
   if (late.length > 0) {

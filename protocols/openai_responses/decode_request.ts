@@ -7,7 +7,12 @@
  */
 import type { Converted, Warning } from "../../core/convert.ts";
 import { invalidRequest } from "../../core/errors.ts";
-import type { CoreRequest, ReasoningConfig, ResponseFormat } from "../../core/request.ts";
+import type {
+  CoreRequest,
+  ReasoningConfig,
+  ReasoningEffort,
+  ResponseFormat,
+} from "../../core/request.ts";
 import { decodeInput } from "./decode_input.ts";
 import { decodeToolChoice, decodeTools } from "./decode_tools.ts";
 import { parseAt, type ResponsesRequest, ResponsesRequestSchema } from "./schemas.ts";
@@ -66,14 +71,26 @@ function refuseStatefulFeatures(body: Record<string, unknown>, req: ResponsesReq
   }
 }
 
-function decodeReasoning(req: ResponsesRequest): ReasoningConfig | undefined {
+const EFFORTS: readonly string[] = ["none", "minimal", "low", "medium", "high", "xhigh", "max"];
+const SUMMARIES: readonly string[] = ["auto", "concise", "detailed"];
+
+/** Effort and summary values are checked here rather than by the schema, so a value newer than
+ * gatehouse is dropped with a warning instead of failing the request. */
+function decodeReasoning(req: ResponsesRequest, w: Warning[]): ReasoningConfig | undefined {
   const includeEncrypted = (req.include ?? []).includes(INCLUDE_ENCRYPTED);
   if (!req.reasoning) return includeEncrypted ? { mode: "adaptive", includeEncrypted } : undefined;
   const effort = req.reasoning.effort ?? undefined;
   const summary = req.reasoning.summary ?? req.reasoning.generate_summary ?? undefined;
   const config: ReasoningConfig = { mode: effort === "none" ? "disabled" : "adaptive" };
-  if (effort) config.effort = effort;
-  if (summary) config.summary = summary;
+  if (effort && EFFORTS.includes(effort)) config.effort = effort as ReasoningEffort;
+  else if (effort) {
+    w.push({ field: "reasoning.effort", message: `"${effort}" is unknown; the default applies.` });
+  }
+  if (summary && SUMMARIES.includes(summary)) {
+    config.summary = summary as NonNullable<ReasoningConfig["summary"]>;
+  } else if (summary && summary !== "none") {
+    w.push({ field: "reasoning.summary", message: `"${summary}" is unknown; no summary asked.` });
+  }
   if (includeEncrypted) config.includeEncrypted = true;
   return config;
 }
@@ -146,7 +163,7 @@ export function decodeRequest(body: unknown): Converted<CoreRequest> {
   if (typeof req.parallel_tool_calls === "boolean") {
     request.parallelToolCalls = req.parallel_tool_calls;
   }
-  const reasoning = decodeReasoning(req);
+  const reasoning = decodeReasoning(req, warnings);
   if (reasoning) request.reasoning = reasoning;
   const format = decodeFormat(req);
   if (format) request.responseFormat = format;

@@ -183,6 +183,16 @@ Deno.test("decodeRequest: a string input, instructions and the scalar settings",
   assert.equal(value.stream, false);
 });
 
+Deno.test("decodeRequest: unknown effort and summary values are warned about, not refused", () => {
+  const { value, warnings } = decodeRequest({
+    model: "m",
+    reasoning: { effort: "ultra", summary: "verbose" },
+  });
+  assert.deepEqual(value.reasoning, { mode: "adaptive" });
+  assert.deepEqual(warnings.map((w) => w.field), ["reasoning.effort", "reasoning.summary"]);
+  assert.deepEqual(decodeRequest({ model: "m", reasoning: { summary: "none" } }).warnings, []);
+});
+
 Deno.test("decodeRequest: effort none disables reasoning; include alone asks for tokens", () => {
   assert.deepEqual(decodeRequest({ model: "m", reasoning: { effort: "none" } }).value.reasoning, {
     mode: "disabled",
@@ -260,4 +270,33 @@ Deno.test("decodeRequest: instructions given as items become messages in front",
   });
   assert.deepEqual(value.messages.map((m) => m.role), ["system", "user"]);
   assert.deepEqual(value.system, []);
+});
+
+Deno.test("decodeRequest: a recorded Codex 0.169 body (second turn of a tool round trip)", async () => {
+  const body = JSON.parse(
+    await Deno.readTextFile(
+      new URL("./testdata/codex_0.169_tool_round_trip.json", import.meta.url),
+    ),
+  );
+  const { value, warnings } = decodeRequest(body);
+  assert.deepEqual(warnings.map((w) => w.field), ["client_metadata", "tools.4.description"]);
+  assert.ok(value.tools.some((t) => t.name === "multi_agent_v1__spawn_agent"));
+  assert.deepEqual(value.messages.map((m) => m.role), [
+    "system",
+    "system",
+    "user",
+    "user",
+    "assistant",
+    "tool",
+  ]);
+  const [reasoning, call] = value.messages[4]?.content ?? [];
+  assert.deepEqual(reasoning, {
+    type: "reasoning",
+    text: "I will run a command.",
+    summary: true,
+    token: { vendor: "anthropic", value: "sig123" },
+    itemId: "rs_msg_turn1_0",
+  });
+  assert.equal(call?.type === "tool_call" && call.name, "exec_command");
+  assert.equal(value.messages[5]?.content[0]?.type, "tool_result");
 });

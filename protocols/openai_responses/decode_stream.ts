@@ -48,7 +48,7 @@ export function decodeStream(
     });
   };
   const finish = (response: RawItem) => {
-    items.closeTexts();
+    items.closeAll();
     const details = response.incomplete_details as { reason?: string } | null | undefined;
     emit({
       type: "finish",

@@ -60,7 +60,16 @@ export function inputParts(parts: UserPart[]): WireInputPart[] {
   });
 }
 
-function reasoningItem(part: ReasoningPart, path: string, w: Warning[]): WireInputItem | null {
+function reasoningItem(
+  part: ReasoningPart,
+  path: string,
+  reasoningModel: boolean,
+  w: Warning[],
+): WireInputItem | null {
+  if (!reasoningModel) {
+    w.push({ field: path, message: "this model does not reason; earlier reasoning dropped." });
+    return null;
+  }
   if (part.token?.vendor !== "openai") {
     w.push({
       field: path,
@@ -140,10 +149,12 @@ function resultItem(
   }
 }
 
-/** Encodes the conversation. `shorten` maps tool names to the upstream's length limit. */
+/** Encodes the conversation. `shorten` maps tool names to the upstream's length limit;
+ * `reasoningModel` false drops reasoning items (a non-reasoning model rejects them). */
 export function encodeInput(
   messages: CoreMessage[],
   shorten: (name: string) => string,
+  reasoningModel = true,
 ): Converted<WireInputItem[]> {
   const warnings: Warning[] = [];
   const items: WireInputItem[] = [];
@@ -174,7 +185,7 @@ export function encodeInput(
           }
           text = null;
           if (part.type === "reasoning") {
-            const item = reasoningItem(part, `${path}.content.${p}`, warnings);
+            const item = reasoningItem(part, `${path}.content.${p}`, reasoningModel, warnings);
             if (item) items.push(item);
             return;
           }

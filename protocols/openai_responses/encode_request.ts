@@ -1,8 +1,10 @@
 /**
  * The core request → a `POST /v1/responses` call to an OpenAI upstream. gatehouse is stateless
- * toward the provider, so every call sets `store: false` and asks for
+ * toward the provider, so every call sets `store: false` and, for reasoning models, asks for
  * `reasoning.encrypted_content`: reasoning then continues across turns through the encrypted
- * items the client replays.
+ * items the client replays. Models that do not reason reject that (and `reasoning`, and
+ * reasoning items) with a 400, so for them all three are left out with a warning
+ * (see reasoning_models.ts).
  *
  * Reasoning: `effort` passes through (`max` → `xhigh`, the highest OpenAI level); an explicit
  * `budgetTokens` without effort maps to an effort: < 4096 → low, < 16384 → medium, else high;
@@ -17,6 +19,7 @@ import { shortenToolName } from "../tool_names.ts";
 import { INCLUDE_ENCRYPTED } from "./decode_request.ts";
 import { encodeInput } from "./encode_input.ts";
 import { encodeToolChoice, encodeTools } from "./encode_tools.ts";
+import { acceptsReasoning } from "./reasoning_models.ts";
 
 /** OpenAI's smallest accepted `max_output_tokens`. */
 export const MIN_OUTPUT_TOKENS = 16;
@@ -82,15 +85,24 @@ function ignoredFields(request: CoreRequest, w: Warning[]): void {
 export function encodeRequest(request: CoreRequest): Converted<UpstreamCall> {
   const warnings: Warning[] = [];
   const shorten = (name: string) => shortenToolName(name);
-  const input = encodeInput(request.messages, shorten);
+  const reasoningModel = acceptsReasoning(request.model);
+  const input = encodeInput(request.messages, shorten, reasoningModel);
   warnings.push(...input.warnings);
   const body: Record<string, unknown> = {
     model: request.model,
     input: input.value,
     store: false,
-    include: [INCLUDE_ENCRYPTED],
+    ...(reasoningModel ? { include: [INCLUDE_ENCRYPTED] } : {}),
     stream: request.stream,
   };
+  if (
+    request.system.some((p) => p.cacheControl) && !warnings.some((w) => w.field === "cache_control")
+  ) {
+    warnings.push({
+      field: "cache_control",
+      message: "prompt-cache markers have no OpenAI counterpart (OpenAI caches automatically).",
+    });
+  }
   if (request.system.length > 0) body.instructions = request.system.map((p) => p.text).join("\n\n");
   if (request.tools.length > 0) {
     const tools = encodeTools(request.tools, shorten);
@@ -103,7 +115,12 @@ export function encodeRequest(request: CoreRequest): Converted<UpstreamCall> {
   if (request.parallelToolCalls !== undefined && body.tools) {
     body.parallel_tool_calls = request.parallelToolCalls;
   }
-  if (request.reasoning) {
+  if (request.reasoning && !reasoningModel) {
+    warnings.push({
+      field: "reasoning",
+      message: `${request.model} does not reason; the reasoning settings were left out.`,
+    });
+  } else if (request.reasoning) {
     const reasoning = encodeReasoning(request.reasoning, request.source, warnings);
     if (Object.keys(reasoning).length > 0) body.reasoning = reasoning;
   }

@@ -20,10 +20,8 @@ import { itemIdAllocator, responseIdFor } from "./ids.ts";
 import { endingOf } from "./map_stop_reason.ts";
 import { usageToResponses } from "./map_usage.ts";
 import { responseObject, type ResponseState } from "./response_object.ts";
-import type { WireMessageItem, WireOutputItem } from "./wire.ts";
 import type { ResponsesEventType } from "./event_types.ts";
-
-type EventType = ResponsesEventType;
+import type { WireMessageItem, WireOutputItem } from "./wire.ts";
 
 type Block =
   | { kind: "text"; outputIndex: number; message: WireMessageItem; contentIndex: number }
@@ -57,10 +55,8 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
   let openMessage: { item: WireMessageItem; outputIndex: number } | null = null;
   let ended = false;
 
-  const emit = (type: EventType, fields: Record<string, unknown>) => {
-    const event: { type: string } = { type, sequence_number: sequence++, ...fields } as {
-      type: string;
-    };
+  const emit = (type: ResponsesEventType, fields: Record<string, unknown>) => {
+    const event = { type, sequence_number: sequence++, ...fields };
     out.enqueue(sseTyped(event));
   };
 
@@ -246,7 +242,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         if (b?.kind !== "call") return;
         b.args += part.delta;
         if (!b.shape.streamable || part.delta === "") return;
-        const type = b.shape.type === "function_call"
+        const type: ResponsesEventType = b.shape.type === "function_call"
           ? "response.function_call_arguments.delta"
           : "response.custom_tool_call_input.delta";
         emit(type, { item_id: b.id, output_index: b.outputIndex, delta: part.delta });

@@ -192,9 +192,9 @@ export const ResponsesRequestSchema = z.looseObject({
   tool_choice: nullish(ToolChoiceSchema),
   parallel_tool_calls: nullish(z.boolean()),
   reasoning: nullish(z.looseObject({
-    effort: nullish(z.enum(["none", "minimal", "low", "medium", "high", "xhigh"])),
-    summary: nullish(z.enum(["auto", "concise", "detailed"])),
-    generate_summary: nullish(z.enum(["auto", "concise", "detailed"])),
+    effort: nullish(z.string()),
+    summary: nullish(z.string()),
+    generate_summary: nullish(z.string()),
   })),
   include: nullish(z.array(z.string())),
   text: nullish(z.looseObject({

@@ -16,6 +16,7 @@ type Reasoning = {
   index?: number;
   text: string;
   summaries: number;
+  ended?: boolean;
 };
 type Call = {
   kind: "call";
@@ -24,6 +25,7 @@ type Call = {
   name: string;
   args: string;
   wrapper: boolean;
+  ended?: boolean;
 };
 type Item = { kind: "message"; parts: Map<number, Text> } | Reasoning | Call | { kind: "other" };
 
@@ -42,12 +44,6 @@ export function streamItems(
   const items = new Map<number, Item>();
   let next = 0;
   const seen = { toolCall: false, refusal: false };
-
-  /** Emits what `full` has beyond `sent` (for done events carrying the whole text). */
-  const rest = (
-    sent: string,
-    full: string,
-  ) => (full.startsWith(sent) ? full.slice(sent.length) : "");
 
   const textPart = (item: Item | undefined, contentIndex: number): Text | null => {
     if (item?.kind !== "message") return null;
@@ -122,7 +118,7 @@ export function streamItems(
     const call = callOfItem(raw, restore);
     if (!call) return items.set(outputIndex, { kind: "other" });
     const wrapper = call.kind === "function" && isParallelWrapper(call.name, request);
-    const c: Item = { kind: "call", id: call.id, name: call.name, args: "", wrapper };
+    const c: Call = { kind: "call", id: call.id, name: call.name, args: "", wrapper };
     items.set(outputIndex, c);
     callStart(c, call.kind, call.itemId);
     if (call.kind !== "local_shell") callDelta(c, call.arguments);
@@ -140,7 +136,7 @@ export function streamItems(
         textEnd(textPart(item, i), full);
       });
       for (const part of item.parts.values()) textEnd(part);
-    } else if (item?.kind === "reasoning") {
+    } else if (item?.kind === "reasoning" && !item.ended) {
       const { text, summary } = reasoningTextOf(raw);
       const encrypted = str(raw.encrypted_content);
       if (item.index === undefined && !text && !encrypted) return;
@@ -149,14 +145,27 @@ export function streamItems(
       if (encrypted) {
         emit({ type: "reasoning_token", index, token: { vendor: "openai", value: encrypted } });
       }
-      emit({ type: "reasoning_end", index });
-    } else if (item?.kind === "call") {
+      reasoningEnd(item);
+    } else if (item?.kind === "call" && !item.ended) {
       const call = callOfItem(raw, restore);
       const full = call?.arguments ?? item.args;
-      if (item.wrapper) return expandWrapper(item, full);
+      if (item.wrapper) {
+        item.ended = true;
+        return expandWrapper(item, full);
+      }
       callDelta(item, item.args === "" ? full : rest(item.args, full));
-      if (item.index !== undefined) emit({ type: "tool_call_end", index: item.index });
+      callEnd(item);
     }
+  };
+  const reasoningEnd = (r: Reasoning) => {
+    if (r.index === undefined || r.ended) return;
+    r.ended = true;
+    emit({ type: "reasoning_end", index: r.index });
+  };
+  const callEnd = (c: Call) => {
+    if (c.index === undefined || c.ended) return;
+    c.ended = true;
+    emit({ type: "tool_call_end", index: c.index });
   };
 
   /** The wrapped calls get no item id: the wrapper's id is not theirs, and two items with one
@@ -179,9 +188,12 @@ export function streamItems(
     }
   };
 
-  const closeTexts = () => {
+  /** Ends every block still open (an upstream that finished without all its done events). */
+  const closeAll = () => {
     for (const item of items.values()) {
       if (item.kind === "message") { for (const part of item.parts.values()) textEnd(part); }
+      else if (item.kind === "reasoning") reasoningEnd(item);
+      else if (item.kind === "call") callEnd(item);
     }
   };
 
@@ -196,6 +208,6 @@ export function streamItems(
     reasoningStart,
     reasoningDelta,
     callDelta,
-    closeTexts,
+    closeAll,
   };
 }

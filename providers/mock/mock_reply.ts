@@ -29,11 +29,10 @@ function lastUserText(request: CoreRequest): string {
   return "";
 }
 
-/** FNV-1a of the request's last user text, for stable ids. */
-function stableId(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(36).padStart(7, "0");
+/** A response id: unique per reply (the content is what stays deterministic), since clients
+ * chain and store replies by id. */
+function replyId(): string {
+  return crypto.randomUUID().replaceAll("-", "").slice(0, 20);
 }
 
 /** The deterministic reply to `request`, with `clientModel` named in it. */
@@ -60,7 +59,7 @@ export function mockContent(request: CoreRequest, clientModel: string): MockCont
     truncated: finalText !== text,
     reasoning,
     text: finalText,
-    id: stableId(said),
+    id: replyId(),
     usage: {
       inputTokens: countRequestTokens(request),
       outputTokens: countTextTokens(finalText) + reasoningTokens,

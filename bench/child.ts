@@ -1,0 +1,32 @@
+/**
+ * The child side of the benchmark's processes: tell the driver where we listen (one JSON line on
+ * stdout), and stop when the driver closes our stdin, so no server outlives a crashed driver.
+ * @module
+ */
+
+/** What a child reports once it listens. */
+export interface Announcement {
+  port: number;
+  /** The gateway's API key, for the load generator. */
+  key?: string;
+}
+
+/** Prints the announcement line the driver waits for. */
+export function announce(announcement: Announcement): void {
+  console.log(JSON.stringify(announcement));
+}
+
+/** Runs `stop` once stdin reaches its end (the driver closed it or exited), then exits. */
+export async function exitWithParent(stop: () => Promise<void>): Promise<never> {
+  const buffer = new Uint8Array(64);
+  try {
+    while (await Deno.stdin.read(buffer) !== null) {
+      // The driver sends nothing; any bytes are ignored until the end of input.
+    }
+  } catch {
+    // A broken pipe means the driver is gone, which is the same signal.
+  }
+  // A graceful stop, but never a hang: idle keep-alive connections must not hold the exit.
+  await Promise.race([stop(), new Promise((resolve) => setTimeout(resolve, 1000))]);
+  Deno.exit(0);
+}

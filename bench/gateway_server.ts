@@ -1,0 +1,58 @@
+/**
+ * The gateway as the benchmark runs it: built the way `main.ts` builds it, with the bench catalog
+ * (every provider on the fake upstream), an in-memory store and one fresh key. Prints
+ * `{"port":N,"key":"gth_..."}` on stdout when it listens. Info log lines are dropped when
+ * `GATEHOUSE_QUIET=1` (the driver sets it).
+ *
+ *   deno run -A bench/gateway_server.ts http://127.0.0.1:UPSTREAM_PORT
+ * @module
+ */
+import { createApp } from "../app.ts";
+import { Catalog } from "../catalog/catalog.ts";
+import { parseCatalogConfig } from "../catalog/parse_config.ts";
+import { readGatewayConfig } from "../gateway/config.ts";
+import { consoleLogger } from "../gateway/log.ts";
+import { openStore } from "../store/open_store.ts";
+import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "./bench_catalog.ts";
+import { announce, exitWithParent } from "./child.ts";
+
+/** The environment the catalog and config see: only the bench credential, so no
+ * `GATEHOUSE_*_URL` override of the caller's shell can send traffic elsewhere. */
+function benchEnv(name: string): string | undefined {
+  return name === BENCH_KEY_ENV ? BENCH_UPSTREAM_KEY : undefined;
+}
+
+async function main(upstream: string): Promise<void> {
+  const source = "bench catalog";
+  const catalog = new Catalog(parseCatalogConfig(benchCatalog(upstream), source), benchEnv, {
+    source,
+  });
+  const store = await openStore(":memory:");
+  const { key } = await store.createKey("bench");
+  const log = consoleLogger({ quiet: Deno.env.get("GATEHOUSE_QUIET") === "1" });
+  const app = createApp({
+    catalog,
+    store,
+    config: readGatewayConfig(benchEnv),
+    fetch: globalThis.fetch,
+    log,
+  });
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: ({ port }) => announce({ port, key }),
+  }, app.fetch);
+  await exitWithParent(async () => {
+    await server.shutdown();
+    await store.close();
+  });
+}
+
+if (import.meta.main) {
+  const upstream = Deno.args[0];
+  if (upstream === undefined) {
+    console.error("usage: deno run -A bench/gateway_server.ts <upstream root URL>");
+    Deno.exit(2);
+  }
+  await main(upstream);
+}

@@ -1,0 +1,101 @@
+/**
+ * Starts the benchmark's servers as child processes (so none shares an event loop with the load
+ * generator or another server) and stops them. A child announces itself with one JSON line on
+ * stdout and exits when its stdin closes.
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import type { Announcement } from "./child.ts";
+
+/** The repository root: children run there, so they use its `deno.json`. */
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** A running child server. */
+export interface ChildServer {
+  name: string;
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  announcement: Announcement;
+  /** Everything the child wrote to stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+/** Collects a stream's text in the background. */
+function collect(stream: ReadableStream<Uint8Array>): () => string {
+  let text = "";
+  (async () => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) text += chunk;
+  })().catch(() => {});
+  return () => text;
+}
+
+/** Reads lines until the announcement; the rest of stdout is drained and dropped. */
+async function readAnnouncement(
+  name: string,
+  stdout: ReadableStream<Uint8Array>,
+  stderr: () => string,
+): Promise<Announcement> {
+  const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) {
+      throw new Error(`${name} exited before it listened.\n${stderr()}`);
+    }
+    buffered += value;
+    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, newline).trim();
+      buffered = buffered.slice(newline + 1);
+      if (!line.startsWith("{")) continue;
+      const parsed = JSON.parse(line) as Announcement;
+      (async () => {
+        while (!(await reader.read()).done) {
+          // Later output is not used; reading keeps the child's pipe from filling up.
+        }
+      })().catch(() => {});
+      return parsed;
+    }
+  }
+}
+
+/** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
+export async function startChild(
+  name: string,
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ChildServer> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", script, ...args],
+    cwd: ROOT,
+    env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = collect(child.stderr);
+  const timeout = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  let announcement: Announcement;
+  try {
+    announcement = await readAnnouncement(name, child.stdout, stderr);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  } finally {
+    clearTimeout(timeout);
+  }
+  const writer = child.stdin.getWriter();
+  return {
+    name,
+    url: `http://127.0.0.1:${announcement.port}`,
+    announcement,
+    stderr,
+    async stop() {
+      await writer.close().catch(() => {});
+      const forced = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await child.status;
+      clearTimeout(forced);
+    },
+  };
+}

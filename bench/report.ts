@@ -1,0 +1,176 @@
+/**
+ * Turns measurements into the printed tables, the added-latency figures and the target checks.
+ * @module
+ */
+import type { LoadResult } from "./load.ts";
+import type { Scenario, Target } from "./scenarios.ts";
+
+/** One load run of one scenario against one target. */
+export interface Measurement {
+  scenario: string;
+  target: Target;
+  concurrency: number;
+  result: LoadResult;
+}
+
+/** Latency a hop adds over calling the upstream directly, at concurrency 1. */
+export interface AddedLatency {
+  scenario: string;
+  target: Target;
+  /** The scenario whose direct run is subtracted. */
+  versus: string;
+  p50: number;
+  p99: number;
+}
+
+/** One target check. */
+export interface Check {
+  name: string;
+  measured: string;
+  target: string;
+  pass: boolean;
+}
+
+/** The targets the lead set. */
+export const TARGETS = {
+  addedP50Ms: 0.35,
+  passthroughShare: 0.8,
+  translatedShare: 0.6,
+} as const;
+
+/** The concurrencies every scenario runs at; the first is the latency one, the last the
+ * throughput one. */
+export const CONCURRENCIES = [1, 32] as const;
+const LOW = CONCURRENCIES[0];
+const HIGH = CONCURRENCIES[CONCURRENCIES.length - 1]!;
+
+function find(
+  all: Measurement[],
+  scenario: string,
+  target: Target,
+  concurrency: number,
+): LoadResult | undefined {
+  return all.find((m) =>
+    m.scenario === scenario && m.target === target && m.concurrency === concurrency
+  )?.result;
+}
+
+/** Added latency of the proxy and gatehouse runs over their direct baseline. */
+export function addedLatencies(scenarios: Scenario[], all: Measurement[]): AddedLatency[] {
+  const added: AddedLatency[] = [];
+  for (const scenario of scenarios) {
+    const versus = scenario.baseline ?? scenario.id;
+    const direct = find(all, versus, "direct", LOW);
+    if (!direct) continue;
+    for (const target of scenario.targets) {
+      if (target === "direct") continue;
+      const run = find(all, scenario.id, target, LOW);
+      if (!run) continue;
+      added.push({
+        scenario: scenario.id,
+        target,
+        versus,
+        p50: run.p50 - direct.p50,
+        p99: run.p99 - direct.p99,
+      });
+    }
+  }
+  return added;
+}
+
+/** The PASS/MISS checks: added p50, passthrough and translated throughput shares. */
+export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
+  const out: Check[] = [];
+  for (const added of addedLatencies(scenarios, all)) {
+    const scenario = scenarios.find((s) => s.id === added.scenario);
+    if (added.target !== "gatehouse" || scenario?.kind !== "passthrough") continue;
+    out.push({
+      name: `added p50 at c=${LOW}, ${scenario.label}`,
+      measured: `${added.p50.toFixed(3)} ms`,
+      target: `≤ ${TARGETS.addedP50Ms} ms`,
+      pass: added.p50 <= TARGETS.addedP50Ms,
+    });
+  }
+  for (const scenario of scenarios) {
+    const gateway = find(all, scenario.id, "gatehouse", HIGH);
+    const proxy = find(all, scenario.baseline ?? scenario.id, "proxy", HIGH);
+    if (!gateway || !proxy) continue;
+    const share = scenario.kind === "passthrough"
+      ? TARGETS.passthroughShare
+      : TARGETS.translatedShare;
+    const ratio = gateway.throughput / proxy.throughput;
+    out.push({
+      name: `${scenario.kind} throughput at c=${HIGH}, ${scenario.label}` +
+        (scenario.baseline ? ` (vs proxy ${scenario.baseline})` : ""),
+      measured: `${(ratio * 100).toFixed(1)}% (${gateway.throughput.toFixed(0)} / ${
+        proxy.throughput.toFixed(0)
+      } req/s)`,
+      target: `≥ ${share * 100}% of proxy`,
+      pass: ratio >= share,
+    });
+  }
+  return out;
+}
+
+/** Lays out rows as a fixed-width table; columns after the first `left` are right-aligned. */
+export function table(header: string[], rows: string[][], left = 2): string {
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((row) => (row[i] ?? "").length))
+  );
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => i < left ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))
+      .join("  ").trimEnd();
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join(
+    "\n",
+  );
+}
+
+const ms = (value: number) => Number.isFinite(value) ? value.toFixed(3) : "—";
+const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
+
+/** The whole printed report. */
+export function formatReport(scenarios: Scenario[], all: Measurement[]): string {
+  const label = (id: string) => scenarios.find((s) => s.id === id)?.label ?? id;
+  const results = table(
+    ["scenario", "target", "c", "req/s", "p50 ms", "p99 ms", "mean ms", "requests", "errors"],
+    all.map((m) => [
+      label(m.scenario),
+      m.target,
+      String(m.concurrency),
+      m.result.throughput.toFixed(0),
+      ms(m.result.p50),
+      ms(m.result.p99),
+      ms(m.result.mean),
+      String(m.result.requests),
+      String(m.result.errors),
+    ]),
+  );
+  const added = table(
+    ["scenario", "target", "versus direct", "added p50 ms", "added p99 ms"],
+    addedLatencies(scenarios, all).map((a) => [
+      label(a.scenario),
+      a.target,
+      label(a.versus),
+      signed(a.p50),
+      signed(a.p99),
+    ]),
+    3,
+  );
+  const checkLines = checks(scenarios, all).map((c) =>
+    `${c.pass ? "PASS" : "MISS"}  ${c.name}: ${c.measured} (target ${c.target})`
+  );
+  const errors = all.filter((m) => m.result.firstError !== null).map((m) =>
+    `  ${label(m.scenario)} / ${m.target} / c=${m.concurrency}: ${m.result.firstError}`
+  );
+  return [
+    "Results (latency = request start to last body byte)",
+    results,
+    "",
+    `Added latency at c=${LOW} (target or proxy minus direct)`,
+    added,
+    "",
+    "Checks",
+    ...checkLines,
+    ...(errors.length > 0 ? ["", "First error of each run with errors:", ...errors] : []),
+  ].join("\n");
+}
