@@ -8,7 +8,7 @@ import { countRequestTokens } from "../tokens/count_tokens.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { LlmRequest } from "./handle_llm.ts";
-import { Meter } from "./ledger.ts";
+import { openMeter } from "./ledger.ts";
 import { passthrough } from "./passthrough.ts";
 import { resolveModel } from "./resolve_model.ts";
 import { warningHeaders } from "./warnings.ts";
@@ -16,17 +16,8 @@ import { warningHeaders } from "./warnings.ts";
 /** Handles a count request (`clientWire` is `anthropic_messages`). */
 export async function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
   const model = resolveModel(deps.catalog, request.body.model, "count_tokens");
-  const meter = new Meter({
-    store: deps.store,
-    keyId: request.key.id,
-    model: model.id,
-    upstream: model.provider.name,
-    route: request.route,
-    pricing: {},
-    stream: false,
-    started: Date.now(),
-    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
-  });
+  // Counting is free: the record is kept with no price so the ledger shows every request.
+  const meter = openMeter(deps, request.key.id, { ...model, pricing: {} }, request.route, false);
   const exchange = { ...request, deps, model, meter };
   try {
     if (model.provider.kind === "anthropic") {

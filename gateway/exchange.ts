@@ -24,9 +24,8 @@ export interface GatewayDeps {
   log: Logger;
 }
 
-/** One request: who sent what, to which model, and its meter. */
-export interface LlmExchange {
-  deps: GatewayDeps;
+/** A language-model request as the route handler hands it over. */
+export interface LlmRequest {
   clientWire: Wire;
   /** Canonical route path, for the ledger. */
   route: string;
@@ -38,6 +37,11 @@ export interface LlmExchange {
   /** Aborts when the client disconnects. */
   signal: AbortSignal;
   key: KeyRecord;
+}
+
+/** One request on its way: what was sent, to which model, and its meter. */
+export interface LlmExchange extends LlmRequest {
+  deps: GatewayDeps;
   model: ResolvedModel;
   meter: Meter;
 }

@@ -9,9 +9,9 @@ import { GatewayError } from "../core/errors.ts";
 import type { Converted } from "../core/convert.ts";
 import type { CoreRequest, Wire } from "../core/request.ts";
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
-import type { KeyRecord } from "../store/store.ts";
-import type { GatewayDeps, LlmExchange } from "./exchange.ts";
-import { Meter } from "./ledger.ts";
+import type { GatewayDeps, LlmExchange, LlmRequest } from "./exchange.ts";
+export type { LlmRequest } from "./exchange.ts";
+import { openMeter } from "./ledger.ts";
 import { respondWithMock } from "./mock.ts";
 import { passthrough } from "./passthrough.ts";
 import { type ModelUse, resolveModel } from "./resolve_model.ts";
@@ -23,17 +23,6 @@ import {
   storedHistory,
   wantsStore,
 } from "./response_chain.ts";
-
-/** A language-model request as the route handler hands it over. */
-export interface LlmRequest {
-  clientWire: Wire;
-  route: string;
-  body: Record<string, unknown>;
-  headers: Headers;
-  search: string;
-  signal: AbortSignal;
-  key: KeyRecord;
-}
 
 const USE: Record<Wire, ModelUse> = {
   openai_chat: "chat",
@@ -83,19 +72,8 @@ export function fitOutputLimit(request: CoreRequest, model: ResolvedModel): Conv
 
 /** Handles one chat, responses or messages request. */
 export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
-  const started = Date.now();
   const model = resolveModel(deps.catalog, request.body.model, USE[request.clientWire]);
-  const meter = new Meter({
-    store: deps.store,
-    keyId: request.key.id,
-    model: model.id,
-    upstream: model.provider.name,
-    route: request.route,
-    pricing: model.pricing,
-    stream: request.body.stream === true,
-    started,
-    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
-  });
+  const meter = openMeter(deps, request.key.id, model, request.route, request.body.stream === true);
   const exchange: LlmExchange = { ...request, deps, model, meter };
   try {
     const wire = upstreamWire(model);

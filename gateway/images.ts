@@ -8,7 +8,7 @@ import { upstreamError } from "../protocols/upstream_error.ts";
 import { mockImages } from "../providers/mock/mock_image.ts";
 import type { KeyRecord } from "../store/store.ts";
 import type { GatewayDeps } from "./exchange.ts";
-import { Meter } from "./ledger.ts";
+import { openMeter } from "./ledger.ts";
 import { resolveModel } from "./resolve_model.ts";
 import { upstreamFetch } from "./upstream_fetch.ts";
 
@@ -36,17 +36,7 @@ function imagesUsage(body: unknown): { images: number; input: number; output: nu
 export async function handleImages(deps: GatewayDeps, request: ImagesRequest): Promise<Response> {
   const started = Date.now();
   const model = resolveModel(deps.catalog, request.body.model, "images");
-  const meter = new Meter({
-    store: deps.store,
-    keyId: request.key.id,
-    model: model.id,
-    upstream: model.provider.name,
-    route: "/v1/images/generations",
-    pricing: model.pricing,
-    stream: false,
-    started,
-    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
-  });
+  const meter = openMeter(deps, request.key.id, model, "/v1/images/generations", false);
   try {
     if (model.provider.kind === "mock") {
       const n = typeof request.body.n === "number" ? request.body.n : 1;

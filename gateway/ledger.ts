@@ -90,6 +90,27 @@ export class Meter {
   }
 }
 
+/** Opens the meter of a request by `keyId` to `model` on `route`. */
+export function openMeter(
+  deps: { store: Store; log: { error(message: string, fields?: Record<string, unknown>): void } },
+  keyId: string,
+  model: { id: string; provider: { name: string }; pricing: Pricing },
+  route: string,
+  stream: boolean,
+): Meter {
+  return new Meter({
+    store: deps.store,
+    keyId,
+    model: model.id,
+    upstream: model.provider.name,
+    route,
+    pricing: model.pricing,
+    stream,
+    started: Date.now(),
+    onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
+  });
+}
+
 /** Wraps a response body so the meter closes when it ends, fails, or is cancelled by the
  * client. Pull-based: a slow client slows the upstream read instead of growing a buffer. */
 export function meteredBody(

@@ -8,14 +8,8 @@ import assert from "node:assert/strict";
 import type OpenAI from "openai";
 import { startRecordedUpstream } from "../fakes/recorded_upstream.ts";
 import { fixtureKinds, listFixtures } from "../fakes/fixtures.ts";
-import {
-  type AnthropicFacts,
-  anthropicFacts,
-  FINISH_OF_STOP,
-  lastRequest,
-  startRig,
-  warningsOf,
-} from "./helpers.ts";
+import { lastRequest, startRig, warningsOf } from "./helpers.ts";
+import { type AnthropicFacts, anthropicFacts, FINISH_OF_STOP } from "./transcripts.ts";
 
 /** A Claude catalog model whose upstream id differs from its public id. */
 const MODEL = "claude-haiku-4-5";
@@ -139,6 +133,14 @@ Deno.test("chat client, Anthropic upstream: a field with no counterpart is named
   assert.equal(streamed.status, 200);
   assert.ok(warningsOf(streamed).some((w) => w.field === "logprobs"));
   await streamed.body?.cancel();
+});
+
+Deno.test("chat client, Anthropic upstream: a request whose fields all translate has no warnings header", async () => {
+  upstream.use({ folder: "anthropic-messages", name: "anthropic-text", stream: false });
+  const response = await rig.post("/v1/chat/completions", request(false));
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("x-gatehouse-warnings"), null);
+  await response.body?.cancel();
 });
 
 Deno.test("chat client, Anthropic upstream: no max tokens is filled in upstream and said in a warning", async () => {

@@ -6,13 +6,8 @@
 import assert from "node:assert/strict";
 import type OpenAI from "openai";
 import type Anthropic from "@anthropic-ai/sdk";
-import {
-  FINISH_OF_STOP,
-  lastRequest,
-  startRig,
-  startScriptedUpstream,
-  STOP_OF_FINISH,
-} from "./helpers.ts";
+import { lastRequest, startRig, startScriptedUpstream } from "./helpers.ts";
+import { FINISH_OF_STOP, STOP_OF_FINISH } from "./transcripts.ts";
 import {
   anthropicAnswer,
   type AnthropicScript,

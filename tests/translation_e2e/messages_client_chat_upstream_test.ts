@@ -9,15 +9,8 @@ import assert from "node:assert/strict";
 import type Anthropic from "@anthropic-ai/sdk";
 import { startRecordedUpstream } from "../fakes/recorded_upstream.ts";
 import { fixtureKinds, listFixtures } from "../fakes/fixtures.ts";
-import {
-  type ChatFacts,
-  chatFacts,
-  chatOutputTokens,
-  lastRequest,
-  startRig,
-  STOP_OF_FINISH,
-  warningsOf,
-} from "./helpers.ts";
+import { lastRequest, startRig, warningsOf } from "./helpers.ts";
+import { type ChatFacts, chatFacts, chatOutputTokens, STOP_OF_FINISH } from "./transcripts.ts";
 
 /** A catalog model whose provider speaks the chat wire. */
 const MODEL = "gpt-5-mini";

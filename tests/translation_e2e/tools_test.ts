@@ -6,13 +6,8 @@
 import assert from "node:assert/strict";
 import type OpenAI from "openai";
 import { startRecordedUpstream } from "../fakes/recorded_upstream.ts";
-import {
-  anthropicFacts,
-  chatFacts,
-  lastRequest,
-  startRig,
-  startScriptedUpstream,
-} from "./helpers.ts";
+import { lastRequest, startRig, startScriptedUpstream } from "./helpers.ts";
+import { anthropicFacts, chatFacts } from "./transcripts.ts";
 import { anthropicAnswer, chatAnswer } from "./scripted_answers.ts";
 
 const CLAUDE = "claude-sonnet-5";
@@ -178,6 +173,7 @@ for (const stream of [false, true]) {
       model: CLAUDE,
       max_completion_tokens: 256,
       tools: [LONG_TOOL_CHAT],
+      tool_choice: { type: "function" as const, function: { name: LONG_NAME } },
       messages: [{ role: "user" as const, content: "Search" }],
     };
     const completion = stream
@@ -188,10 +184,9 @@ for (const stream of [false, true]) {
     if (call.type !== "function") return;
     assert.equal(call.function.name, LONG_NAME);
     assert.deepEqual(JSON.parse(call.function.arguments), { q: "x" });
-    const shortName = shortNameSent(
-      (lastRequest(scripted).body as Json).tools as Json[],
-      (tool) => tool.name,
-    );
+    const firstSent = lastRequest(scripted).body as Json;
+    const shortName = shortNameSent(firstSent.tools as Json[], (tool) => tool.name);
+    assert.deepEqual(firstSent.tool_choice, { type: "tool", name: shortName });
 
     // The next turn replays the call with its full name: it goes upstream shortened the same way.
     await echoRig.openai.chat.completions.create({
@@ -212,6 +207,7 @@ for (const stream of [false, true]) {
       model: GPT,
       max_tokens: 256,
       tools: [LONG_TOOL_MESSAGES],
+      tool_choice: { type: "tool" as const, name: LONG_NAME },
       messages: [{ role: "user" as const, content: "Search" }],
     };
     const message = stream
@@ -222,10 +218,12 @@ for (const stream of [false, true]) {
     assert.equal(use.name, LONG_NAME);
     assert.deepEqual(use.input, { q: "x" });
     assert.equal(message.stop_reason, "tool_use");
+    const firstSent = lastRequest(scripted).body as Json;
     const shortName = shortNameSent(
-      (lastRequest(scripted).body as Json).tools as Json[],
+      firstSent.tools as Json[],
       (tool) => (tool.function as Json).name,
     );
+    assert.deepEqual(firstSent.tool_choice, { type: "function", function: { name: shortName } });
 
     await echoRig.anthropic.messages.create({
       ...params,
