@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type OpenAI from "openai";
 import { startRecordedUpstream } from "../fakes/recorded_upstream.ts";
-import { fixtureKinds, listFixtures } from "../fakes/fixtures.ts";
+import { fixtureKinds, listFixtures, loadJson } from "../fakes/fixtures.ts";
 import { lastRequest, startRig, warningsOf } from "./helpers.ts";
 import { type AnthropicFacts, anthropicFacts, FINISH_OF_STOP } from "./transcripts.ts";
 
@@ -141,6 +141,29 @@ Deno.test("chat client, Anthropic upstream: a request whose fields all translate
   assert.equal(response.status, 200);
   assert.equal(response.headers.get("x-gatehouse-warnings"), null);
   await response.body?.cancel();
+});
+
+Deno.test("chat client, Anthropic upstream: a refusal's stop_details explanation is shown or warned about, not dropped silently", async () => {
+  upstream.use({ folder: "anthropic-messages", name: "anthropic-refusal", stream: false });
+  const before = rig.harness.logs.length;
+  const response = await rig.post("/v1/chat/completions", request(false));
+  assert.equal(response.status, 200);
+  const body = await response.json();
+  const recorded = await loadJson("anthropic-messages", "anthropic-refusal") as {
+    stop_details: { explanation: string };
+  };
+  const message = body.choices[0].message as { content: string | null; refusal: string | null };
+  const shown = [message.content, message.refusal].some((text) =>
+    text?.includes(recorded.stop_details.explanation)
+  );
+  const header = response.headers.get("x-gatehouse-warnings");
+  const warned =
+    (header !== null && warningsOf(response).some((w) => /stop_details/.test(w.field))) ||
+    rig.harness.logs.slice(before).some((line) => JSON.stringify(line).includes("stop_details"));
+  assert.ok(
+    shown || warned,
+    "the refusal explanation reached neither the client (content/refusal) nor a warning",
+  );
 });
 
 Deno.test("chat client, Anthropic upstream: no max tokens is filled in upstream and said in a warning", async () => {
