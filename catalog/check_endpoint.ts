@@ -25,9 +25,8 @@ export function servesEndpoint(types: readonly EndpointType[], needed: EndpointT
  * route to use instead. */
 export function checkEndpoint(model: ResolvedModel, needed: EndpointType): string | null {
   if (servesEndpoint(model.endpointTypes, needed)) return null;
-  return `Model "${model.requested}" serves ${model.endpointTypes.join(", ")} only; use ${
-    suggestedRoutes(model.endpointTypes).join(" or ")
-  }`;
+  return `Model "${model.requested}" has endpoint types ${model.endpointTypes.join(", ")} ` +
+    `and does not answer here; use ${suggestedRoutes(model.endpointTypes).join(" or ")}`;
 }
 
 function suggestedRoutes(types: readonly EndpointType[]): readonly string[] {

@@ -22,7 +22,7 @@ Deno.test("an image model answers only the images route, though it has type open
   for (const needed of ["openai", "anthropic"] as const) {
     assert.equal(
       checkEndpoint(resolve("gpt-image-1"), needed),
-      'Model "gpt-image-1" serves image-generation, openai only; use POST /v1/images/generations',
+      'Model "gpt-image-1" has endpoint types image-generation, openai and does not answer here; use POST /v1/images/generations',
     );
   }
   assert.equal(checkEndpoint(resolve("gpt-image-1"), "image-generation"), null);
@@ -31,12 +31,12 @@ Deno.test("an image model answers only the images route, though it has type open
 Deno.test("a chat model on the images route is pointed at its chat routes", () => {
   assert.equal(
     checkEndpoint(resolve("gpt-5"), "image-generation"),
-    'Model "gpt-5" serves openai, anthropic only; use POST /v1/chat/completions or ' +
+    'Model "gpt-5" has endpoint types openai, anthropic and does not answer here; use POST /v1/chat/completions or ' +
       "POST /v1/responses or POST /v1/messages",
   );
   assert.equal(
     checkEndpoint(resolve("gpt-4o-audio-preview"), "anthropic"),
-    'Model "gpt-4o-audio-preview" serves openai only; use POST /v1/chat/completions or ' +
+    'Model "gpt-4o-audio-preview" has endpoint types openai and does not answer here; use POST /v1/chat/completions or ' +
       "POST /v1/responses",
   );
 });

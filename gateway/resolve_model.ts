@@ -3,35 +3,21 @@
  * @module
  */
 import type { Catalog, ResolvedModel } from "../catalog/catalog.ts";
+import { checkEndpoint } from "../catalog/check_endpoint.ts";
+import type { EndpointType } from "../catalog/schema.ts";
 import { GatewayError, invalidRequest, modelNotFound } from "../core/errors.ts";
 
 /** The kind of work a route asks of a model. */
 export type ModelUse = "chat" | "responses" | "messages" | "count_tokens" | "images";
 
-const ROUTE_OF: Record<ModelUse, string> = {
-  chat: "POST /v1/chat/completions",
-  responses: "POST /v1/responses",
-  messages: "POST /v1/messages",
-  count_tokens: "POST /v1/messages/count_tokens",
-  images: "POST /v1/images/generations",
+/** The endpoint type each use needs. */
+const NEEDS: Record<ModelUse, EndpointType> = {
+  chat: "openai",
+  responses: "openai",
+  messages: "anthropic",
+  count_tokens: "anthropic",
+  images: "image-generation",
 };
-
-/** Whether a model with `types` serves `use`. An image-generation model serves only the images
- * route (its `openai` type says which wire that route speaks); a language model serves chat and
- * responses through `openai`, messages and token counting through `anthropic`. */
-export function serves(types: readonly string[], use: ModelUse): boolean {
-  const image = types.includes("image-generation");
-  switch (use) {
-    case "images":
-      return image;
-    case "chat":
-    case "responses":
-      return !image && types.includes("openai");
-    case "messages":
-    case "count_tokens":
-      return !image && types.includes("anthropic");
-  }
-}
 
 /** Resolves `id` for `use`, or throws the error the client should see: 404 not in the catalog,
  * 400 wrong endpoint type, 503 provider without credential. */
@@ -41,18 +27,8 @@ export function resolveModel(catalog: Catalog, id: unknown, use: ModelUse): Reso
   }
   const model = catalog.resolve(id);
   if (!model) throw modelNotFound(id);
-  if (!serves(model.endpointTypes, use)) {
-    const fits = (Object.keys(ROUTE_OF) as ModelUse[]).filter((u) => serves(model.endpointTypes, u))
-      .map((u) => ROUTE_OF[u]);
-    throw invalidRequest(
-      `Model "${id}" has endpoint types ${model.endpointTypes.join(", ")} and cannot serve ${
-        ROUTE_OF[use]
-      }; ` +
-        `it answers on ${fits.join(", ") || "no route"}.`,
-      "model",
-      "unsupported_endpoint",
-    );
-  }
+  const mismatch = checkEndpoint(model, NEEDS[use]);
+  if (mismatch) throw invalidRequest(`${mismatch}.`, "model", "unsupported_endpoint");
   const missing = catalog.missingCredential(model);
   if (missing) {
     throw new GatewayError(

@@ -40,7 +40,8 @@ function totals(t: UsageTotals) {
 export function usageHandler(store: Store) {
   return async function usage(c: Context<AppEnv>) {
     const query = c.req.query();
-    const end = parseInstant(query.end, "end") ?? Date.now();
+    // The window is [start, end): "now" must include a request recorded this very millisecond.
+    const end = parseInstant(query.end, "end") ?? Date.now() + 1;
     const start = parseInstant(query.start, "start") ?? end - 30 * DAY;
     if (start >= end) {
       throw invalidRequest(
