@@ -136,7 +136,11 @@ export async function recordedStream(name: string, part = 0): Promise<RecordedRe
   const status = str(response.status);
   return {
     ...readItems(done),
-    status: status === "incomplete" ? "incomplete" : status === "completed" ? "completed" : "failed",
+    status: status === "incomplete"
+      ? "incomplete"
+      : status === "completed"
+      ? "completed"
+      : "failed",
     usage: usageOf(response.usage),
     ...(failure.code || failure.message
       ? { error: { code: str(failure.code), message: str(failure.message) } }
@@ -151,7 +155,11 @@ export async function recordedBody(name: string): Promise<RecordedResponse> {
   const status = str(body.status);
   return {
     ...readItems(output),
-    status: status === "incomplete" ? "incomplete" : status === "completed" ? "completed" : "failed",
+    status: status === "incomplete"
+      ? "incomplete"
+      : status === "completed"
+      ? "completed"
+      : "failed",
     usage: usageOf(body.usage),
   };
 }
@@ -188,4 +196,47 @@ export function localShellInput(action: Record<string, unknown>): Record<string,
     if (action[key] !== undefined && action[key] !== null) input[key] = action[key];
   }
   return input;
+}
+
+/** A call as a client of another protocol should see it. `id` is undefined for calls unpacked
+ * from the `parallel` wrapper (the gateway derives their ids). */
+export interface ClientCall {
+  id: string | undefined;
+  name: string;
+  kind: RecordedCall["kind"];
+  /** Function arguments / local shell action as an object; custom input as the raw text. */
+  input: unknown;
+}
+
+/** The calls a client should see: wrapper calls unpacked, local shell actions as objects. */
+export function clientCalls(recorded: RecordedResponse): ClientCall[] {
+  return recorded.calls.flatMap((call): ClientCall[] => {
+    const wrapped = call.kind === "function" ? wrappedCalls(call) : null;
+    if (wrapped) {
+      return wrapped.map((w) => ({
+        id: undefined,
+        name: w.name,
+        kind: "function",
+        input: w.input,
+      }));
+    }
+    switch (call.kind) {
+      case "function":
+        return [{
+          id: call.callId,
+          name: call.name,
+          kind: "function",
+          input: JSON.parse(call.payload),
+        }];
+      case "custom":
+        return [{ id: call.callId, name: call.name, kind: "custom", input: call.payload }];
+      case "local_shell":
+        return [{
+          id: call.callId,
+          name: call.name,
+          kind: "local_shell",
+          input: localShellInput(call.action ?? {}),
+        }];
+    }
+  });
 }

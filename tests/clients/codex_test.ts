@@ -1,0 +1,204 @@
+/**
+ * The real Codex CLI completes a shell round trip through gatehouse on three kinds of model: it
+ * is asked to run `cat <file>`, the scripted upstream calls its `exec_command` tool with that
+ * command, Codex runs it (read-only sandbox) and sends the output back as a
+ * `function_call_output`, and the upstream answers `Tool said: <first line>`.
+ *
+ * Codex talks only the Responses API (`wire_api = "responses"`, plain HTTP since
+ * `supports_websockets = false`); gatehouse passes it through to a Responses upstream or
+ * translates it for a chat-only or an Anthropic upstream. Codex runs offline: its own calls home
+ * (analytics, plugin sync) are switched off in `config.toml`, and any other attempt would go to a
+ * local proxy that refuses and records it.
+ * @module
+ */
+import assert from "node:assert/strict";
+import { makeHarness } from "../harness.ts";
+import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
+import type { LlmWire } from "../fakes/scripted_conversation.ts";
+import { requireBinary, runClient } from "./real_clients.ts";
+
+/** A proxy that refuses every request and records its first line (`CONNECT host:443 ...`). */
+function startProxyTrap() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const attempts: string[] = [];
+  const refuse = new TextEncoder().encode("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+  const serving = (async () => {
+    for await (const conn of listener) {
+      const buffer = new Uint8Array(1024);
+      const n = await conn.read(buffer).catch(() => null);
+      attempts.push(new TextDecoder().decode(buffer.subarray(0, n ?? 0)).split("\r\n")[0] ?? "");
+      await conn.write(refuse).catch(() => 0);
+      conn.close();
+    }
+  })().catch(() => {});
+  const url = `http://127.0.0.1:${listener.addr.port}`;
+  return {
+    attempts,
+    env: {
+      HTTPS_PROXY: url,
+      HTTP_PROXY: url,
+      ALL_PROXY: url,
+      https_proxy: url,
+      http_proxy: url,
+      NO_PROXY: "127.0.0.1,localhost",
+      no_proxy: "127.0.0.1,localhost",
+    },
+    async close() {
+      listener.close();
+      await serving;
+    },
+  };
+}
+
+/** Codex's config: the gateway root as a Responses provider keyed from auth.json. */
+function codexConfig(model: string, gatewayUrl: string): string {
+  return [
+    `model = "${model}"`,
+    `model_provider = "gatehouse"`,
+    "",
+    "[model_providers.gatehouse]",
+    `name = "gatehouse"`,
+    `base_url = "${gatewayUrl}"`,
+    `wire_api = "responses"`,
+    "requires_openai_auth = true",
+    "supports_websockets = false",
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    "# Plugin sync fetches from github.com and chatgpt.com.",
+    "[features]",
+    "plugins = false",
+    "",
+  ].join("\n");
+}
+
+/** One line of `codex exec --json` output. */
+interface ExecEvent {
+  type: string;
+  item?: {
+    type: string;
+    text?: string;
+    command?: string;
+    aggregated_output?: string;
+    exit_code?: number | null;
+  };
+}
+
+interface Case {
+  model: string;
+  /** The wire the scripted upstream must have been spoken to in. */
+  wire: LlmWire;
+  upstreamPath: string;
+  /** The model id the upstream must receive (aliases resolved). */
+  upstreamModel: string;
+}
+
+async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
+  const codex = requireBinary("codex");
+  const upstream = startScriptedUpstream();
+  const h = await makeHarness({
+    demo: false,
+    env: {
+      OPENAI_API_KEY: "sk-upstream",
+      ANTHROPIC_API_KEY: "sk-ant-upstream",
+      GATEHOUSE_OPENAI_URL: upstream.url,
+      GATEHOUSE_ANTHROPIC_URL: upstream.url,
+    },
+  });
+  const seen: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(`${req.method} ${new URL(req.url).pathname}`);
+    return h.app.fetch(req);
+  });
+  const trap = startProxyTrap();
+  const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-" });
+  try {
+    const secret = `the lighthouse keeper is ${model}-${crypto.randomUUID().slice(0, 8)}`;
+    const file = `${home}/notes.txt`;
+    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
+    const codexHome = `${home}/codex`;
+    await Deno.mkdir(codexHome);
+    const root = `http://127.0.0.1:${server.addr.port}`;
+    await Deno.writeTextFile(`${codexHome}/config.toml`, codexConfig(model, root));
+    await Deno.writeTextFile(`${codexHome}/auth.json`, JSON.stringify({ OPENAI_API_KEY: h.key }));
+
+    const run = await runClient(
+      codex,
+      [
+        "exec",
+        "--skip-git-repo-check",
+        "--strict-config",
+        "--sandbox",
+        "read-only",
+        "--json",
+        `Run \`cat ${file}\` and tell me what it printed.`,
+      ],
+      { HOME: home, CODEX_HOME: codexHome, ...trap.env },
+      { cwd: home, timeoutMs: 120_000 },
+    );
+
+    assert.equal(run.code, 0, `codex exited ${run.code}: ${run.stderr}\n${run.stdout}`);
+    assert.ok(run.stdout.includes(secret), `stdout lacks the secret line:\n${run.stdout}`);
+    const events = run.stdout.split("\n").filter((l) => l.trim() !== "").map((l) =>
+      JSON.parse(l) as ExecEvent
+    );
+    const items = events.flatMap((e) => e.type === "item.completed" && e.item ? [e.item] : []);
+    const command = items.find((i) => i.type === "command_execution");
+    assert.ok(command, `no command ran: ${run.stdout}`);
+    assert.ok(command.command?.includes(`cat ${file}`), `ran ${command.command}`);
+    assert.equal(command.exit_code, 0);
+    assert.equal(command.aggregated_output, `${secret}\nsecond line\n`);
+    const answer = items.filter((i) => i.type === "agent_message").at(-1);
+    assert.match(answer?.text ?? "", /^Tool said: /, `final answer: ${answer?.text}`);
+    assert.equal(events.at(-1)?.type, "turn.completed");
+
+    assert.deepEqual(
+      upstream.steps.map((s) => [s.wire, s.step.kind]),
+      [[wire, "tool_call"], [wire, "text"]],
+      "the upstream saw a tool call turn, then a text turn, in its own wire",
+    );
+    const first = upstream.steps[0]?.step;
+    assert.ok(first?.kind === "tool_call" && first.name === "exec_command", "exec_command call");
+    assert.deepEqual(first.input, { cmd: `cat ${file}` });
+    const llm = upstream.requests.filter((r) => r.method === "POST");
+    assert.ok(llm.every((r) => r.path === upstreamPath), `paths ${llm.map((r) => r.path)}`);
+    assert.deepEqual(llm.map((r) => (r.body as { model?: string }).model), [
+      upstreamModel,
+      upstreamModel,
+    ]);
+    assert.ok(!llm[0]!.rawBody.includes(secret), "the secret is not known before the command");
+    assert.ok(llm[1]!.rawBody.includes(secret), "the command's output went back upstream");
+
+    assert.deepEqual(seen, ["POST /responses", "POST /responses"], "Codex used plain HTTP");
+    assert.deepEqual(trap.attempts, [], "Codex tried to reach the network");
+  } finally {
+    await trap.close();
+    await server.shutdown();
+    await upstream.close();
+    await h.close();
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("Codex, GPT-5.5 behind an OpenAI Responses upstream (passthrough)", () =>
+  roundTrip({
+    model: "gpt-5.5",
+    wire: "responses",
+    upstreamPath: "/v1/responses",
+    upstreamModel: "gpt-5.5-large",
+  }));
+Deno.test("Codex, GPT-5 behind a chat-only upstream (Responses ↔ chat)", () =>
+  roundTrip({
+    model: "gpt-5",
+    wire: "chat",
+    upstreamPath: "/v1/chat/completions",
+    upstreamModel: "gpt-5",
+  }));
+Deno.test("Codex, Claude Sonnet 5 behind the Anthropic upstream (Responses ↔ messages)", () =>
+  roundTrip({
+    model: "claude-sonnet-5",
+    wire: "anthropic",
+    upstreamPath: "/v1/messages",
+    upstreamModel: "claude-sonnet-5",
+  }));
