@@ -78,6 +78,7 @@ export function collectParts(): Collector {
             content: [...blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block),
             stopReason: part.stopReason,
             stopSequence: part.stopSequence,
+            ...(part.stopDetails ? { stopDetails: part.stopDetails } : {}),
             usage: part.usage ?? emptyUsage(),
           };
           return;

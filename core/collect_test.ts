@@ -33,3 +33,24 @@ Deno.test("collectParts folds text, reasoning and tool calls in block order", ()
   assert.equal((r.content[2] as { arguments: string }).arguments, '{"a":1}');
   assert.deepEqual((r.content[0] as { token: unknown }).token, { vendor: "openai", value: "enc" });
 });
+
+Deno.test("collectParts keeps the finish part's stop details", () => {
+  const c = collectParts();
+  c.add({ type: "start", id: "r2", model: "m", created: 1 });
+  c.add({
+    type: "finish",
+    stopReason: "refusal",
+    stopDetails: { explanation: "Blocked.", category: "cyber" },
+    usage: {
+      inputTokens: 1,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      reasoningTokens: 0,
+    },
+  });
+  const r = c.result()!;
+  assert.equal(r.stopReason, "refusal");
+  assert.deepEqual(r.content, []);
+  assert.deepEqual(r.stopDetails, { explanation: "Blocked.", category: "cyber" });
+});

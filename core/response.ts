@@ -38,6 +38,16 @@ export function emptyUsage(): Usage {
   };
 }
 
+/** What the upstream said about why it declined (Anthropic `stop_details` of type `refusal`, an
+ * OpenAI `refusal` message field or content part). The explanation is meant for the user, so
+ * every client encoder shows it in its own refusal field. */
+export interface StopDetails {
+  /** Human-readable reason for the refusal (OpenAI's refusal text is this). */
+  explanation?: string;
+  /** The provider's policy category (Anthropic: `cyber`, `bio`, ...). */
+  category?: string;
+}
+
 /** A complete, non-streamed response. */
 export interface CoreResponse {
   id: string;
@@ -45,6 +55,8 @@ export interface CoreResponse {
   content: AssistantPart[];
   stopReason: StopReason;
   stopSequence?: string;
+  /** Why the model declined, when the upstream said; usually with stop reason `refusal`. */
+  stopDetails?: StopDetails;
   usage: Usage;
   /** Unix seconds. */
   created: number;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { VendorToken } from "./content.ts";
-import type { StopReason, Usage } from "./response.ts";
+import type { StopDetails, StopReason, Usage } from "./response.ts";
 import type { GatewayError } from "./errors.ts";
 
 /** One event of a response stream. */
@@ -27,7 +27,14 @@ export type StreamPart =
   }
   | { type: "tool_call_delta"; index: number; delta: string }
   | { type: "tool_call_end"; index: number }
-  | { type: "finish"; stopReason: StopReason; stopSequence?: string; usage: Usage }
+  | {
+    type: "finish";
+    stopReason: StopReason;
+    stopSequence?: string;
+    /** Why the model declined (see `CoreResponse.stopDetails`). */
+    stopDetails?: StopDetails;
+    usage: Usage;
+  }
   | { type: "error"; error: GatewayError };
 
 /** The `type` tags of `StreamPart`. */

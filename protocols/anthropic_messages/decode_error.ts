@@ -36,6 +36,19 @@ export function readAnthropicError(body: unknown): { type?: string; message: str
   };
 }
 
+/** The code a gateway error carries for an Anthropic failure. Anthropic's `error.type` is a
+ * category the status already says (and other envelopes name it their own way), so it is not
+ * a code; the one condition clients act on distinctly is an over-long prompt, which OpenAI
+ * clients such as Codex recognise as `context_length_exceeded` and answer by compacting. */
+export function anthropicErrorCode(type: string | undefined, message: string): string | null {
+  if (
+    type === "invalid_request_error" && /prompt is too long|context (window|length)/i.test(message)
+  ) {
+    return "context_length_exceeded";
+  }
+  return null;
+}
+
 /** An upstream HTTP error → the gateway error the client sees. */
 export function decodeAnthropicError(
   provider: string,
@@ -44,7 +57,13 @@ export function decodeAnthropicError(
   headers: Headers,
 ): GatewayError {
   const { type, message } = readAnthropicError(body);
-  return upstreamError({ provider, status, message, code: type ?? null, headers });
+  return upstreamError({
+    provider,
+    status,
+    message,
+    code: anthropicErrorCode(type, message),
+    headers,
+  });
 }
 
 /** An `error` event inside a stream → a gateway error, its status taken from the error type
@@ -54,5 +73,11 @@ export function decodeAnthropicStreamError(provider: string, body: unknown): Gat
   const status = (type !== undefined && Object.hasOwn(STATUS_OF_TYPE, type))
     ? STATUS_OF_TYPE[type] ?? 500
     : 500;
-  return upstreamError({ provider, status, message, code: type ?? null, headers: new Headers() });
+  return upstreamError({
+    provider,
+    status,
+    message,
+    code: anthropicErrorCode(type, message),
+    headers: new Headers(),
+  });
 }

@@ -10,7 +10,8 @@ Deno.test("decodeAnthropicError reads the envelope and keeps retry-after on 429"
   );
   assert.equal(err.kind, "rate_limit");
   assert.equal(err.status, 429);
-  assert.equal(err.code, "rate_limit_error");
+  // Anthropic's type is not a code: each envelope names the kind its own way.
+  assert.equal(err.code, null);
   assert.equal(err.headers["retry-after"], "7");
   assert.match(err.message, /anthropic.*429.*slow down/);
 });
@@ -41,7 +42,24 @@ Deno.test("decodeAnthropicStreamError derives the status from the error type", (
   });
   assert.equal(overloaded.status, 529);
   assert.equal(overloaded.kind, "overloaded");
-  assert.equal(overloaded.code, "overloaded_error");
+  assert.equal(overloaded.code, null);
   const unknown = decodeAnthropicStreamError("anthropic", { error: { type: "new_error" } });
   assert.equal(unknown.status, 500);
+});
+
+Deno.test("an over-long prompt is coded context_length_exceeded for clients that act on it", () => {
+  const err = decodeAnthropicError(
+    "anthropic",
+    400,
+    {
+      type: "error",
+      error: {
+        type: "invalid_request_error",
+        message: "prompt is too long: 210000 tokens > 200000 maximum",
+      },
+    },
+    new Headers(),
+  );
+  assert.equal(err.status, 400);
+  assert.equal(err.code, "context_length_exceeded");
 });

@@ -10,6 +10,7 @@ import { upstreamError } from "../upstream_error.ts";
 import { stopReasonFromAnthropic } from "./map_stop_reason.ts";
 import { usageFromAnthropic } from "./map_usage.ts";
 import { MessageResponseSchema } from "./schemas.ts";
+import { stopDetailsFromAnthropic } from "./stop_details.ts";
 import { toolArgumentsOf } from "./tool_input.ts";
 import { upstreamToolResolver } from "./upstream_tools.ts";
 
@@ -103,5 +104,8 @@ export function decodeResponse(
     created: Math.floor(Date.now() / 1000),
   };
   if (message.stop_sequence != null) response.stopSequence = message.stop_sequence;
+  const details = stopDetailsFromAnthropic(message.stop_details);
+  warnings.push(...details.warnings);
+  if (details.value !== undefined) response.stopDetails = details.value;
   return { value: response, warnings };
 }

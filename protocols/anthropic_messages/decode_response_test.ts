@@ -114,3 +114,25 @@ Deno.test("decodeResponse rejects a body that is not a message with a 502", () =
     return true;
   });
 });
+
+Deno.test("decodeResponse reads a refusal's stop_details and names the dropped recommended model", () => {
+  const { value, warnings } = decodeResponse(
+    message([], {
+      stop_reason: "refusal",
+      stop_details: {
+        type: "refusal",
+        category: "cyber",
+        explanation: "Blocked.",
+        recommended_model: "claude-other",
+      },
+    }),
+    coreRequest(),
+    "anthropic",
+  );
+  assert.equal(value.stopReason, "refusal");
+  assert.deepEqual(value.stopDetails, { category: "cyber", explanation: "Blocked." });
+  assert.deepEqual(warnings.map((w) => w.field), ["stop_details.recommended_model"]);
+  const plain = decodeResponse(message([], { stop_details: null }), coreRequest(), "anthropic");
+  assert.equal(plain.value.stopDetails, undefined);
+  assert.deepEqual(plain.warnings, []);
+});

@@ -8,19 +8,21 @@
  *   `{}` is emitted at its stop when nothing else came. A custom tool's input arrives wrapped
  *   (`{"input": raw}`) and is buffered to its stop, then unwrapped.
  * - `message_delta` usage may carry input counts too (some servers report input only there);
- *   the latest value of each counter wins.
+ *   the latest value of each counter wins. Its `stop_details` (a refusal's explanation and
+ *   category) go to the `finish` part.
  * - `error` events become an `error` part; a stream that ends before `message_stop` too.
  * @module
  */
 import type { ToolCallPart } from "../../core/content.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
-import type { StopReason } from "../../core/response.ts";
+import type { StopDetails, StopReason } from "../../core/response.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
 import { decodeAnthropicStreamError } from "./decode_error.ts";
 import { stopReasonFromAnthropic } from "./map_stop_reason.ts";
 import { type AnthropicUsageFields, usageFromAnthropic } from "./map_usage.ts";
+import { stopDetailsFromAnthropic } from "./stop_details.ts";
 import { toolArgumentsOf } from "./tool_input.ts";
 import { upstreamToolResolver } from "./upstream_tools.ts";
 
@@ -56,6 +58,7 @@ export function decodeStream(
   let ended = false;
   let stopReason: string | null = null;
   let stopSequence: string | null = null;
+  let stopDetails: StopDetails | undefined;
   const usage: AnthropicUsageFields = {};
 
   const fail = (out: Out, error: GatewayError) => {
@@ -197,6 +200,7 @@ export function decodeStream(
       // An unknown or missing stop reason: the message did end normally (message_stop came).
       stopReason: mapped ?? "end_turn",
       ...(stopSequence !== null ? { stopSequence } : {}),
+      ...(stopDetails !== undefined ? { stopDetails } : {}),
       usage: usageFromAnthropic(usage),
     });
     ended = true;
@@ -241,6 +245,10 @@ export function decodeStream(
         const delta = obj(event.delta);
         if (typeof delta.stop_reason === "string") stopReason = delta.stop_reason;
         if (typeof delta.stop_sequence === "string") stopSequence = delta.stop_sequence;
+        // A stream has no warning channel: recommended_model and unknown detail types drop.
+        if (delta.stop_details != null) {
+          stopDetails = stopDetailsFromAnthropic(delta.stop_details).value;
+        }
         addUsage(obj(event.usage));
         break;
       }

@@ -198,3 +198,20 @@ Deno.test("decodeStream closes blocks left open at message_stop", async () => {
     "finish",
   ]);
 });
+
+Deno.test("decodeStream puts message_delta stop_details on the finish part", async () => {
+  const parts = await decodeEvents(events(start, {
+    type: "message_delta",
+    delta: {
+      stop_reason: "refusal",
+      stop_sequence: null,
+      stop_details: { type: "refusal", category: null, explanation: "Blocked." },
+    },
+    usage: { output_tokens: 2 },
+  }, { type: "message_stop" }));
+  const finish = parts.at(-1) as Extract<StreamPart, { type: "finish" }>;
+  assert.equal(finish.stopReason, "refusal");
+  assert.deepEqual(finish.stopDetails, { explanation: "Blocked." });
+  const plain = await decodeEvents(events(start, ...end));
+  assert.equal("stopDetails" in plain.at(-1)!, false);
+});

@@ -149,7 +149,8 @@ export function reasoningBlock(
       field: path,
       message: part.token === undefined
         ? "reasoning without an Anthropic signature would be rejected by Anthropic; dropped"
-        : `a ${part.token.vendor} reasoning token cannot be sent to Anthropic; reasoning dropped`,
+        : `a reasoning token issued by ${part.token.vendor} cannot be sent to Anthropic; ` +
+          "reasoning dropped",
     });
     return null;
   }

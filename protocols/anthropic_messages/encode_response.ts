@@ -9,6 +9,7 @@ import { assertNever } from "../../core/stream.ts";
 import type { EncodeContext } from "../codec.ts";
 import { stopReasonToAnthropic } from "./map_stop_reason.ts";
 import { usageToAnthropic } from "./map_usage.ts";
+import { stopDetailsToAnthropic } from "./stop_details.ts";
 import { toolInputOf } from "./tool_input.ts";
 import type { WireAssistantBlock, WireMessageBody } from "./wire.ts";
 
@@ -35,8 +36,8 @@ export function reasoningBlock(
   if (part.token !== undefined && token === undefined) {
     warnings.push({
       field: `${path}.token`,
-      message:
-        `a ${part.token.vendor} reasoning token cannot be returned to an Anthropic client; dropped`,
+      message: `a reasoning token issued by ${part.token.vendor} cannot be returned to an ` +
+        "Anthropic client; dropped",
     });
   }
   if (part.redacted && token !== undefined) return { type: "redacted_thinking", data: token };
@@ -83,6 +84,7 @@ export function encodeResponse(
       content,
       stop_reason: stopReasonToAnthropic(response.stopReason),
       stop_sequence: response.stopSequence ?? null,
+      stop_details: stopDetailsToAnthropic(response.stopDetails),
       usage: usageToAnthropic(response.usage),
     },
     warnings,

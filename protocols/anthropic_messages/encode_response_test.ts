@@ -58,6 +58,7 @@ Deno.test("encodeResponse writes a message with the client's model and mapped fi
     ],
     stop_reason: "refusal",
     stop_sequence: "END",
+    stop_details: null,
     usage: {
       input_tokens: 40,
       cache_creation_input_tokens: 0,
@@ -96,6 +97,10 @@ Deno.test("encodeResponse keeps Anthropic signatures and drops other vendors' to
     { type: "thinking", thinking: "summary", signature: "" },
   ]);
   assert.deepEqual(warnings.map((w) => w.field), ["content.2.token", "content.3.token"]);
+  assert.equal(
+    warnings[0]?.message,
+    "a reasoning token issued by openai cannot be returned to an Anthropic client; dropped",
+  );
 });
 
 Deno.test("encodeResponse omits thinking text when the client asked for display omitted", () => {
@@ -124,4 +129,31 @@ Deno.test("encodeResponse warns when tool arguments are not a JSON object", () =
   );
   assert.deepEqual(value.content, [{ type: "tool_use", id: "c", name: "f", input: {} }]);
   assert.deepEqual(warnings.map((w) => w.field), ["content.0.arguments"]);
+});
+
+Deno.test("encodeResponse writes a refusal's stop details, null for what core does not know", () => {
+  const full = encodeResponse(
+    response({
+      stopReason: "refusal",
+      stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+    }),
+    encodeContext(),
+  );
+  assert.deepEqual(full.warnings, []);
+  assert.equal(full.value.stop_reason, "refusal");
+  assert.deepEqual(full.value.stop_details, {
+    type: "refusal",
+    category: "cyber",
+    explanation: "Blocked by policy.",
+  });
+  // An OpenAI refusal has an explanation and no category.
+  const partial = encodeResponse(
+    response({ stopReason: "refusal", stopDetails: { explanation: "I can't." } }),
+    encodeContext(),
+  );
+  assert.deepEqual(partial.value.stop_details, {
+    type: "refusal",
+    category: null,
+    explanation: "I can't.",
+  });
 });

@@ -18,6 +18,7 @@ import { anthropicErrorBody } from "./encode_error.ts";
 import { anthropicMessageId, thinkingOmitted } from "./encode_response.ts";
 import { stopReasonToAnthropic } from "./map_stop_reason.ts";
 import { usageToAnthropic } from "./map_usage.ts";
+import { stopDetailsToAnthropic } from "./stop_details.ts";
 import { toolInputOf } from "./tool_input.ts";
 
 /** One block being written. `wire` is null until the block has been opened on the wire. */
@@ -188,6 +189,8 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
           delta: {
             stop_reason: stopReasonToAnthropic(part.stopReason),
             stop_sequence: part.stopSequence ?? null,
+            // Anthropic writes stop_details into message_delta only when it has some.
+            ...(part.stopDetails ? { stop_details: stopDetailsToAnthropic(part.stopDetails) } : {}),
           },
           usage: deltaUsage(part.usage),
         });

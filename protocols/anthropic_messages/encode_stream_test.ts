@@ -237,3 +237,20 @@ Deno.test("encodeStream writes message_start itself when content comes first", a
   assertValidMessagesStream(out);
   assert.match((out[0]!.json.message as { id: string }).id, /^msg_/);
 });
+
+Deno.test("encodeStream writes a refusal's stop_details in message_delta", async () => {
+  const out = await encodeParts([
+    start,
+    {
+      ...finish,
+      stopReason: "refusal",
+      stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+    },
+  ]);
+  assertValidMessagesStream(out);
+  assert.deepEqual(out[1]!.json.delta, {
+    stop_reason: "refusal",
+    stop_sequence: null,
+    stop_details: { type: "refusal", category: "cyber", explanation: "Blocked by policy." },
+  });
+});

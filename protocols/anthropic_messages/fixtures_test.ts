@@ -22,6 +22,14 @@ interface Summary {
     | { kind: "tool"; id: string; name: string; input: unknown }
   >;
   stopReason?: string;
+  stopDetails?: { explanation?: string; category?: string };
+}
+
+/** A wire `stop_details` as core holds it (its explanation and category), or undefined. */
+function coreDetails(wire: unknown): Summary["stopDetails"] {
+  if (typeof wire !== "object" || wire === null) return undefined;
+  const { explanation, category } = wire as Record<string, string | undefined>;
+  return { explanation, category };
 }
 
 /** Summarizes decoded core parts. */
@@ -64,6 +72,7 @@ function summarizeParts(parts: StreamPart[]): Summary {
         break;
       case "finish":
         summary.stopReason = part.stopReason;
+        if (part.stopDetails) summary.stopDetails = part.stopDetails;
         break;
     }
   }
@@ -105,6 +114,8 @@ function summarizeRaw(lines: Array<Record<string, unknown>>): Summary {
       if (delta.type === "input_json_delta") target.json += delta.partial_json!;
     } else if (e.type === "message_delta" && delta) {
       summary.stopReason = delta.stop_reason;
+      const details = coreDetails(delta.stop_details);
+      if (details) summary.stopDetails = details;
     }
   }
   summary.blocks = [...byIndex.values()].map((block) => {
@@ -171,6 +182,7 @@ for (const name of fixtureNames(".chunks.txt")) {
 function summarizeResponse(response: CoreResponse): Summary {
   return {
     stopReason: response.stopReason,
+    ...(response.stopDetails ? { stopDetails: response.stopDetails } : {}),
     blocks: response.content.map((part) => {
       switch (part.type) {
         case "text":
@@ -193,7 +205,12 @@ for (const name of fixtureNames(".json")) {
   Deno.test(`fixture ${name}: decodeResponse and encodeResponse keep the content`, () => {
     const body = fixtureJson(name) as Record<string, unknown>;
     const { value, warnings } = decodeResponse(body, coreRequest(), "anthropic");
-    assert.deepEqual(warnings, []);
+    // The model a refusal recommends is an upstream id: the only field said to be dropped.
+    const details = body.stop_details as Record<string, unknown> | null | undefined;
+    assert.deepEqual(
+      warnings.map((w) => w.field),
+      details?.recommended_model ? ["stop_details.recommended_model"] : [],
+    );
     assert.equal(value.id, body.id);
     assert.equal(value.model, body.model);
     const usage = body.usage as Record<string, number>;
@@ -205,6 +222,7 @@ for (const name of fixtureNames(".json")) {
     const content = body.content as Array<Record<string, unknown>>;
     const expected: Summary = {
       stopReason: coreStop(body.stop_reason as string),
+      ...(details ? { stopDetails: coreDetails(details) } : {}),
       blocks: content.map((block) =>
         block.type === "text"
           ? { kind: "text", text: block.text as string }
@@ -225,6 +243,8 @@ for (const name of fixtureNames(".json")) {
     assert.deepEqual(encoded.warnings, []);
     assert.deepEqual(encoded.value.content, body.content);
     assert.equal(encoded.value.stop_reason, body.stop_reason);
+    const { recommended_model: _, ...shown } = details ?? {};
+    assert.deepEqual(encoded.value.stop_details, details ? shown : null);
     assert.equal(encoded.value.usage.input_tokens, usage.input_tokens);
     assert.equal(encoded.value.usage.output_tokens, usage.output_tokens);
     assert.equal(encoded.value.id, body.id);
@@ -255,15 +275,25 @@ Deno.test("fixture anthropic-message-delta-input-tokens: input tokens from messa
   assert.equal(finish.usage.outputTokens, 2);
 });
 
-Deno.test("fixture anthropic-refusal: a refusal without blocks keeps its stop reason", async () => {
+Deno.test("fixture anthropic-refusal: a refusal without blocks keeps its stop reason and details", async () => {
   const parts = await decodeEvents(fixtureEvents("anthropic-refusal.chunks.txt"));
   assert.deepEqual(parts.map((p) => p.type), ["start", "finish"]);
-  assert.equal((parts[1] as Extract<StreamPart, { type: "finish" }>).stopReason, "refusal");
+  const finish = parts[1] as Extract<StreamPart, { type: "finish" }>;
+  assert.equal(finish.stopReason, "refusal");
+  const recorded = fixtureJson("anthropic-refusal.json") as {
+    stop_details: { category: string; explanation: string };
+  };
+  const { category, explanation } = recorded.stop_details;
+  assert.deepEqual(finish.stopDetails, { category, explanation });
   const encoded = await encodeParts(parts);
   assert.deepEqual(encoded.map((e) => e.json.type), [
     "message_start",
     "message_delta",
     "message_stop",
   ]);
-  assert.equal((encoded[1]!.json.delta as Record<string, unknown>).stop_reason, "refusal");
+  assert.deepEqual(encoded[1]!.json.delta, {
+    stop_reason: "refusal",
+    stop_sequence: null,
+    stop_details: { type: "refusal", category, explanation },
+  });
 });

@@ -200,6 +200,8 @@ export const MessageResponseSchema = z.looseObject({
   content: z.array(z.looseObject({ type: z.string() })),
   stop_reason: z.string().nullish(),
   stop_sequence: z.string().nullish(),
+  /** Refusal details (`{type: "refusal", category, explanation, ...}`); null otherwise. */
+  stop_details: z.looseObject({ type: z.string() }).nullish(),
   usage: UsageSchema,
 }).openapi("AnthropicMessage");
 

@@ -106,3 +106,18 @@ Deno.test("@anthropic-ai/sdk messages.create() reads our non-streamed body", asy
   assert.equal(message.model, "claude-gw");
   assert.deepEqual(message.content, (body as { content: unknown }).content);
 });
+
+Deno.test("@anthropic-ai/sdk reads the refusal's stop_details from our stream and body", async () => {
+  const recorded = fixtureJson("anthropic-refusal.json") as {
+    stop_details: { category: string; explanation: string };
+  };
+  const { category, explanation } = recorded.stop_details;
+  const parts = await decodeEvents(fixtureEvents("anthropic-refusal.chunks.txt"));
+  const streamed = await client(() => sseResponse(parts)).messages.stream(params).finalMessage();
+  assert.equal(streamed.stop_reason, "refusal");
+  assert.deepEqual(streamed.stop_details, { type: "refusal", category, explanation });
+  const { value } = decodeResponse(recorded, coreRequest(), "anthropic");
+  const { value: encoded } = encodeResponse(value, encodeContext({}, "claude-gw"));
+  const created = await client(() => Response.json(encoded)).messages.create(params);
+  assert.deepEqual(created.stop_details, { type: "refusal", category, explanation });
+});

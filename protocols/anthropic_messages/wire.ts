@@ -79,6 +79,13 @@ export interface WireUsage {
   output_tokens_details?: { thinking_tokens: number };
 }
 
+/** Why a message stopped, beyond its stop reason (only refusals have details). */
+export interface WireStopDetails {
+  type: "refusal";
+  category: string | null;
+  explanation: string | null;
+}
+
 /** A complete message body. */
 export interface WireMessageBody {
   id: string;
@@ -88,6 +95,7 @@ export interface WireMessageBody {
   content: WireAssistantBlock[];
   stop_reason: string | null;
   stop_sequence: string | null;
+  stop_details: WireStopDetails | null;
   usage: WireUsage;
 }
 

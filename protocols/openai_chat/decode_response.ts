@@ -12,8 +12,9 @@ import { fromChatUsage } from "./map_usage.ts";
 import { ChatCompletionResponseSchema, contentText, reasoningText } from "./response_schemas.ts";
 import { syntheticCallId, toolCallReader } from "./tool_calls_in.ts";
 
-/** Decodes the first choice: reasoning, then text (a refusal is text with stop reason
- * `refusal`), then tool calls. Throws a 502 for a body that is not a chat completion. */
+/** Decodes the first choice: reasoning, then text, then tool calls; a `refusal` becomes the
+ * stop details' explanation (with stop reason `refusal`). Throws a 502 for a body that is not
+ * a chat completion. */
 export function decodeResponse(
   body: unknown,
   request: CoreRequest,
@@ -41,7 +42,6 @@ export function decodeResponse(
   if (reasoning) content.push({ type: "reasoning", text: reasoning });
   const text = contentText(message.content);
   if (text) content.push({ type: "text", text });
-  if (message.refusal) content.push({ type: "text", text: message.refusal });
 
   const reader = toolCallReader(request);
   const calls = message.tool_calls ?? [];
@@ -70,5 +70,6 @@ export function decodeResponse(
     usage: data.usage ? fromChatUsage(data.usage) : emptyUsage(),
     created: data.created ?? Math.floor(Date.now() / 1000),
   };
+  if (message.refusal) value.stopDetails = { explanation: message.refusal };
   return { value, warnings };
 }

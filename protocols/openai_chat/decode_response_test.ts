@@ -70,8 +70,9 @@ Deno.test("decodeResponse reads reasoning, text and tool calls in that order", (
 
 Deno.test("decodeResponse reads a refusal and native custom tool calls", () => {
   const refusal = decodeResponse(body({ content: null, refusal: "No." }), coreRequest(), "p");
-  assert.deepEqual(refusal.value.content, [{ type: "text", text: "No." }]);
+  assert.deepEqual(refusal.value.content, []);
   assert.equal(refusal.value.stopReason, "refusal");
+  assert.deepEqual(refusal.value.stopDetails, { explanation: "No." });
   const custom = decodeResponse(
     body(
       { tool_calls: [{ id: "c", type: "custom", custom: { name: "g", input: "free" } }] },

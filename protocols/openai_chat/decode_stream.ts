@@ -2,11 +2,11 @@
  * Upstream face: Chat Completions SSE events → core stream parts, one event at a time.
  *
  * Blocks get core indices in output order across kinds: reasoning (`reasoning_content` or
- * `reasoning`), text (`content`, and `refusal`), then one block per tool call. Reasoning and
- * text blocks close when another kind starts; tool calls stay open until `finish_reason`,
- * because chat may interleave the argument fragments of parallel calls. The `finish` part waits
- * for `[DONE]` (or the end of the stream after a `finish_reason`): OpenAI sends the usage chunk
- * after the `finish_reason` chunk.
+ * `reasoning`), text (`content`), then one block per tool call; `refusal` fragments are joined
+ * into the `finish` part's stop details. Reasoning and text blocks close when another kind
+ * starts; tool calls stay open until `finish_reason`, because chat may interleave the argument
+ * fragments of parallel calls. The `finish` part waits for `[DONE]` (or the end of the stream
+ * after a `finish_reason`): OpenAI sends the usage chunk after the `finish_reason` chunk.
  * @module
  */
 import type { GatewayError } from "../../core/errors.ts";
@@ -56,7 +56,7 @@ export function decodeStream(
   let lastKey = 0;
   let sawFinish = false;
   let finishReason: string | null | undefined;
-  let refused = false;
+  let refusal = "";
   let usage: Usage | null = null;
 
   const emit = (part: StreamPart) => ctrl.enqueue(part);
@@ -165,8 +165,17 @@ export function decodeStream(
     if (!responseId) start({});
     closeOpen();
     endTools();
-    const stopReason = fromFinishReason({ finishReason, refused, hasToolCalls: tools.size > 0 });
-    emit({ type: "finish", stopReason, usage: usage ?? emptyUsage() });
+    const stopReason = fromFinishReason({
+      finishReason,
+      refused: refusal !== "",
+      hasToolCalls: tools.size > 0,
+    });
+    emit({
+      type: "finish",
+      stopReason,
+      ...(refusal ? { stopDetails: { explanation: refusal } } : {}),
+      usage: usage ?? emptyUsage(),
+    });
     done = true;
   }
 
@@ -195,10 +204,7 @@ export function decodeStream(
         if (reasoning) write("reasoning", reasoning);
         const text = contentText(delta.content);
         if (text) write("text", text);
-        if (delta.refusal) {
-          refused = true;
-          write("text", delta.refusal);
-        }
+        if (delta.refusal) refusal += delta.refusal;
         for (const call of delta.tool_calls ?? []) toolDelta(call);
       }
       if (choice.finish_reason && !sawFinish) {

@@ -147,10 +147,20 @@ Deno.test("decodeStream matches index-less tool calls by id", async () => {
   ]]);
 });
 
-Deno.test("decodeStream turns a refusal into text with stop reason refusal", async () => {
-  const parts = await decode([delta({ refusal: "I can't" }), delta({}, "stop"), "[DONE]"]);
-  assert.equal(joined(parts, "text_delta"), "I can't");
-  assert.equal((parts.at(-1) as { stopReason: string }).stopReason, "refusal");
+Deno.test("decodeStream joins refusal fragments into the finish part's stop details", async () => {
+  const parts = await decode([
+    delta({ role: "assistant", content: "", refusal: null }),
+    delta({ refusal: "I can't" }),
+    delta({ refusal: " help." }),
+    delta({}, "stop"),
+    "[DONE]",
+  ]);
+  assert.deepEqual(parts.map((p) => p.type), ["start", "finish"]);
+  const finish = parts.at(-1) as Extract<StreamPart, { type: "finish" }>;
+  assert.equal(finish.stopReason, "refusal");
+  assert.deepEqual(finish.stopDetails, { explanation: "I can't help." });
+  const plain = await decode([delta({ content: "ok" }), delta({}, "stop"), "[DONE]"]);
+  assert.equal("stopDetails" in plain.at(-1)!, false);
 });
 
 Deno.test("decodeStream reports in-stream errors and stops", async () => {

@@ -77,8 +77,8 @@ function encodeAssistant(
         if (part.token) {
           warnings.push({
             field: `${path}.content.${j}`,
-            message: `a ${part.token.vendor} reasoning token cannot be sent to a chat upstream; ` +
-              "the opaque reasoning is dropped.",
+            message: `a reasoning token issued by ${part.token.vendor} cannot be sent to a chat ` +
+              "upstream; the opaque reasoning is dropped.",
           });
         }
         if (part.text) reasoning.push(part.text);

@@ -76,6 +76,11 @@ Deno.test("encodeMessages drops reasoning for OpenAI, replays it as reasoning_co
     tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: "{}" } }],
   }]);
   assert.deepEqual(toOpenai.warnings.map((w) => w.field), ["messages.0.content.0"]);
+  assert.equal(
+    toOpenai.warnings[0]?.message,
+    "a reasoning token issued by anthropic cannot be sent to a chat upstream; the opaque " +
+      "reasoning is dropped.",
+  );
   const toCompat = encodeMessages(request, compat);
   assert.equal(
     (toCompat.value[0] as { reasoning_content?: string }).reasoning_content,

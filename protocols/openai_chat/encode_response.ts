@@ -25,7 +25,7 @@ export interface ChatCompletionOut {
     message: {
       role: "assistant";
       content: string | null;
-      refusal: null;
+      refusal: string | null;
       tool_calls?: ChatToolCallOutWire[];
       reasoning_content?: string;
     };
@@ -49,7 +49,8 @@ export function toolCallOut(part: ToolCallPart): ChatToolCallOutWire {
 
 /** Encodes a response. Text parts are joined by blank lines into `content` (null when only
  * tool calls); readable reasoning goes to `reasoning_content`, the field DeepSeek-style
- * clients read. Opaque reasoning tokens and the matched stop sequence have no chat field. */
+ * clients read; a refusal's explanation goes to `refusal`. Opaque reasoning tokens, the
+ * matched stop sequence and a refusal's category have no chat field. */
 export function encodeResponse(
   response: CoreResponse,
   ctx: EncodeContext,
@@ -83,11 +84,17 @@ export function encodeResponse(
       message: "Chat Completions does not say which stop sequence matched.",
     });
   }
+  if (response.stopDetails?.category !== undefined) {
+    warnings.push({
+      field: "stopDetails.category",
+      message: "Chat Completions has no field for the category of a refusal; it is dropped.",
+    });
+  }
   const joined = text.join("\n\n");
   const message: ChatCompletionOut["choices"][0]["message"] = {
     role: "assistant",
     content: joined || (calls.length > 0 ? null : ""),
-    refusal: null,
+    refusal: response.stopDetails?.explanation ?? null,
   };
   if (calls.length > 0) message.tool_calls = calls;
   if (reasoning.length > 0) message.reasoning_content = reasoning.join("\n\n");

@@ -86,6 +86,25 @@ Deno.test("encodeResponse maps a refusal to content_filter", () => {
   assert.equal(value.choices[0].message.content, "I can't help.");
 });
 
+Deno.test("encodeResponse puts a refusal's explanation in message.refusal", async () => {
+  const { value, warnings } = encodeResponse(
+    response({
+      stopReason: "refusal",
+      stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+    }),
+    ctx,
+  );
+  const message = value.choices[0].message;
+  assert.equal(message.refusal, "Blocked by policy.");
+  assert.equal(message.content, "");
+  assert.equal(value.choices[0].finish_reason, "content_filter");
+  assert.deepEqual(warnings.map((w) => w.field), ["stopDetails.category"]);
+  const completion = await sdkCompletion(value);
+  assert.equal(completion.choices[0]!.message.refusal, "Blocked by policy.");
+  const plain = encodeResponse(response({ stopDetails: { explanation: "No." } }), ctx);
+  assert.deepEqual(plain.warnings, []);
+});
+
 Deno.test("the openai SDK reads encodeResponse's body", async () => {
   const { value } = encodeResponse(response({ content: [{ type: "text", text: "hi" }] }), ctx);
   const completion = await sdkCompletion(value);

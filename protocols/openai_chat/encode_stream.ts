@@ -20,9 +20,11 @@ type Delta = Record<string, unknown>;
 /** Separates consecutive text (or reasoning) blocks, as `encodeResponse` joins them. */
 const BLOCK_SEPARATOR = "\n\n";
 
-/** The `encodeStream` of the chat wire. Usage goes out as a last `choices: []` chunk only when
- * the client asked with `stream_options.include_usage`. An `error` part becomes OpenAI's
- * in-stream `{"error":{...}}` event; the stream always ends with `[DONE]`. */
+/** The `encodeStream` of the chat wire. A refusal's explanation goes out as a `delta.refusal`
+ * chunk just before the finish chunk (its category has no chat field). Usage goes out as a last
+ * `choices: []` chunk only when the client asked with `stream_options.include_usage`. An
+ * `error` part becomes OpenAI's in-stream `{"error":{...}}` event; the stream always ends with
+ * `[DONE]`. */
 export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
   let ctrl!: TransformStreamDefaultController<Uint8Array>;
   let id = "";
@@ -109,6 +111,9 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         // Chat has no block boundaries, and no field for opaque reasoning.
         return;
       case "finish":
+        // The refusal is known only at the end (Anthropic's stop_details); the SDK's stream
+        // helper accumulates `delta.refusal` into `message.refusal`.
+        if (part.stopDetails?.explanation) chunk({ refusal: part.stopDetails.explanation });
         chunk({}, toFinishReason(part.stopReason));
         if (ctx.request.includeStreamUsage) {
           envelope({ choices: [], usage: toChatUsage(part.usage) });

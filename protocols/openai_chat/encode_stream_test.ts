@@ -148,3 +148,28 @@ Deno.test("encodeStream closes a stream that ends without finish with an error a
   assert.equal(JSON.parse(events.at(-2)!.data).error.code, "stream_incomplete");
   assert.equal(events.at(-1)?.data, "[DONE]");
 });
+
+Deno.test("encodeStream sends a refusal's explanation as delta.refusal before the finish chunk", async () => {
+  const parts: StreamPart[] = [
+    { type: "start", id: "msg_r", model: "upstream", created: 1 },
+    {
+      type: "finish",
+      stopReason: "refusal",
+      stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+      usage,
+    },
+  ];
+  const { bytes, events } = await chunks(parts);
+  const payloads = events.slice(0, -1).map((e) => JSON.parse(e.data));
+  assert.deepEqual(
+    payloads.map((p) => [p.choices[0].delta, p.choices[0].finish_reason]),
+    [
+      [{ role: "assistant", content: "" }, null],
+      [{ refusal: "Blocked by policy." }, null],
+      [{}, "content_filter"],
+    ],
+  );
+  const final = await sdkFinalCompletion(bytes);
+  assert.equal(final.choices[0]!.message.refusal, "Blocked by policy.");
+  assert.equal(final.choices[0]!.finish_reason, "content_filter");
+});

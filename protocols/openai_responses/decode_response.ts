@@ -1,8 +1,9 @@
 /**
  * A Responses body from an OpenAI upstream → the core response. Output items map to parts:
  * reasoning (summary text, encrypted content as an OpenAI token, item id), message text
- * (refusals as text with stop reason `refusal`), and function/custom/local shell calls with
- * their names restored (shortened and namespaced names, the `parallel` wrapper expanded).
+ * (refusal parts become the stop details' explanation, with stop reason `refusal`), and
+ * function/custom/local shell calls with their names restored (shortened and namespaced names,
+ * the `parallel` wrapper expanded).
  * Hosted-tool items (web search, file search, ...) have no core counterpart and are dropped
  * with a warning.
  * @module
@@ -108,13 +109,15 @@ export function decodeResponse(
   const restore = toolNameRestorer(request);
   const warnings: Warning[] = [];
   const content: AssistantPart[] = [];
+  const refusals: string[] = [];
   let refusal = false;
   b.output.forEach((item, i) => {
     if (item.type === "message") {
       for (const c of (Array.isArray(item.content) ? item.content : []) as RawItem[]) {
-        if (c.type === "refusal") refusal = true;
-        const text = c.type === "refusal" ? str(c.refusal) : str(c.text);
-        if (text) content.push({ type: "text", text });
+        if (c.type === "refusal") {
+          refusal = true;
+          if (str(c.refusal)) refusals.push(str(c.refusal));
+        } else if (str(c.text)) content.push({ type: "text", text: str(c.text) });
       }
       return;
     }
@@ -141,6 +144,7 @@ export function decodeResponse(
 
   const details = b.incomplete_details as { reason?: string } | null | undefined;
   const toolCall = content.some((p) => p.type === "tool_call");
+  const explanation = refusals.join("\n\n");
   return {
     value: {
       id: str(b.id),
@@ -150,6 +154,7 @@ export function decodeResponse(
         toolCall,
         refusal,
       }),
+      ...(explanation ? { stopDetails: { explanation } } : {}),
       usage: usageFromResponses((b.usage ?? {}) as ResponsesUsageFields),
       created: typeof b.created_at === "number" ? b.created_at : Math.floor(Date.now() / 1000),
     },

@@ -84,17 +84,27 @@ Deno.test("decodeResponse: refusals, incomplete responses, shortened and namespa
     ],
   }, request);
   assert.deepEqual(value.content.map((p) => p.type === "tool_call" ? p.name : p.type), [
-    "text",
     long,
     "mcp__x__search",
   ]);
   assert.equal(value.stopReason, "content_filter");
+  assert.deepEqual(value.stopDetails, { explanation: "No." });
   assert.deepEqual(warnings.map((w) => w.field), ["output.3"]);
   const refused = decode({
     status: "completed",
-    output: [{ type: "message", content: [{ type: "refusal", refusal: "x" }] }],
+    output: [{
+      type: "message",
+      content: [
+        { type: "output_text", text: "Partly: " },
+        { type: "refusal", refusal: "x" },
+        { type: "refusal", refusal: "y" },
+      ],
+    }],
   });
   assert.equal(refused.value.stopReason, "refusal");
+  assert.deepEqual(refused.value.content, [{ type: "text", text: "Partly: " }]);
+  assert.deepEqual(refused.value.stopDetails, { explanation: "x\n\ny" });
+  assert.equal(decode({ status: "completed", output: [] }).value.stopDetails, undefined);
 });
 
 Deno.test("decodeResponse: failed and malformed bodies are gateway errors", () => {

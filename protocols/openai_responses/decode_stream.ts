@@ -1,12 +1,13 @@
 /**
  * Upstream Responses events → core stream parts, translated one event at a time. Blocks are
- * numbered in the order they start. Text comes from content parts (`output_text`, `refusal`);
- * reasoning from summary parts (joined by blank lines, one block per reasoning item, started
- * only when it has text or an encrypted token); calls from `output_item.added`, their argument
- * or input deltas, and `output_item.done` (some upstreams send no deltas: the full arguments are
- * emitted there). The terminal events map to `finish` (`response.completed`,
- * `response.incomplete`) or `error` (`response.failed`, `error`); an end without one is an
- * error too. Unparsable events are skipped (as Codex does) and counted in that error.
+ * numbered in the order they start. Text comes from `output_text` content parts (`refusal`
+ * parts become the finish part's stop details); reasoning from summary parts (joined by blank
+ * lines, one block per reasoning item, started only when it has text or an encrypted token);
+ * calls from `output_item.added`, their argument or input deltas, and `output_item.done` (some
+ * upstreams send no deltas: the full arguments are emitted there). The terminal events map to
+ * `finish` (`response.completed`, `response.incomplete`) or `error` (`response.failed`,
+ * `error`); an end without one is an error too. Unparsable events are skipped (as Codex does)
+ * and counted in that error.
  * @module
  */
 import { GatewayError } from "../../core/errors.ts";
@@ -50,15 +51,18 @@ export function decodeStream(
   const finish = (response: RawItem) => {
     items.closeAll();
     const details = response.incomplete_details as { reason?: string } | null | undefined;
+    const explanation = items.refusal();
     emit({
       type: "finish",
       stopReason: stopReasonOf(str(response.status) || "completed", details?.reason, items.seen),
+      ...(explanation ? { stopDetails: { explanation } } : {}),
       usage: usageFromResponses((response.usage ?? {}) as ResponsesUsageFields),
     });
   };
 
   const handle = (e: RawItem) => {
     const oi = num(e.output_index);
+    const ci = num(e.content_index);
     switch (e.type) {
       case "response.created":
       case "response.in_progress":
@@ -72,26 +76,25 @@ export function decodeStream(
         const part = e.part as RawItem | undefined;
         const item = items.get(oi);
         if (item?.kind === "reasoning") return items.reasoningStart(item, false);
-        if (part?.type === "refusal") items.seen.refusal = true;
-        return items.textPart(item, num(e.content_index));
+        if (part?.type === "refusal") return items.refusalDone(oi, ci, str(part.refusal));
+        return items.textPart(item, ci);
       }
       case "response.output_text.delta":
-      case "response.refusal.delta":
-        if (e.type === "response.refusal.delta") items.seen.refusal = true;
-        return items.textDelta(items.textPart(items.get(oi), num(e.content_index)), str(e.delta));
-      case "response.output_text.done":
-      case "response.refusal.done": {
-        const part = items.textPart(items.get(oi), num(e.content_index));
-        return items.textDelta(part, rest(part?.text ?? "", str(e.text ?? e.refusal)));
+        return items.textDelta(items.textPart(items.get(oi), ci), str(e.delta));
+      case "response.output_text.done": {
+        const part = items.textPart(items.get(oi), ci);
+        return items.textDelta(part, rest(part?.text ?? "", str(e.text)));
       }
+      case "response.refusal.delta":
+        return items.refusalDelta(oi, ci, str(e.delta));
+      case "response.refusal.done":
+        return items.refusalDone(oi, ci, str(e.refusal));
       case "response.content_part.done": {
         const item = items.get(oi);
         if (item?.kind !== "message") return;
         const part = e.part as RawItem | undefined;
-        return items.textEnd(
-          item.parts.get(num(e.content_index)) ?? null,
-          part?.type === "refusal" ? str(part.refusal) : str(part?.text),
-        );
+        if (part?.type === "refusal") return items.refusalDone(oi, ci, str(part.refusal));
+        return items.textEnd(item.parts.get(ci) ?? null, str(part?.text));
       }
       case "response.reasoning_summary_part.added": {
         const item = items.get(oi);

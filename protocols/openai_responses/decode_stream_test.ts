@@ -165,7 +165,8 @@ Deno.test("decodeStream: calls and text without deltas are emitted whole at done
     ev({ type: "response.output_item.done", output_index: 1, item: call }),
     ev({ type: "response.completed", response: { status: "completed", usage: null } }),
   ], request);
-  assert.deepEqual(got.texts, ["Hello", "No."]);
+  assert.deepEqual(got.texts, ["Hello"]);
+  assert.deepEqual(got.finish?.stopDetails, { explanation: "No." });
   assert.deepEqual(got.calls, [{
     id: "call_9",
     name: long,
@@ -177,7 +178,7 @@ Deno.test("decodeStream: calls and text without deltas are emitted whole at done
   assert.deepEqual(got.start, { type: "start", id: "resp_x", model: "m", created: 5 });
 });
 
-Deno.test("decodeStream: refusal content gives stop reason refusal", async () => {
+Deno.test("decodeStream: refusal content gives stop reason refusal and its stop details", async () => {
   const got = await decode([
     ev({ type: "response.output_item.added", output_index: 0, item: { type: "message" } }),
     ev({
@@ -190,8 +191,9 @@ Deno.test("decodeStream: refusal content gives stop reason refusal", async () =>
     ev({ type: "response.refusal.done", output_index: 0, content_index: 0, refusal: "I can't." }),
     ev({ type: "response.completed", response: { status: "completed" } }),
   ]);
-  assert.deepEqual(got.texts, ["I can't."]);
+  assert.deepEqual(got.texts, []);
   assert.equal(got.finish?.stopReason, "refusal");
+  assert.deepEqual(got.finish?.stopDetails, { explanation: "I can't." });
   assert.ok(got.start, "a start part is synthesized when response.created is missing");
 });
 

@@ -1,11 +1,12 @@
 /**
  * A core response → the Responses body a client gets: output items in order (reasoning,
  * assistant messages, function/custom/local shell calls), status from the stop reason, usage,
- * and the echoed request fields.
+ * and the echoed request fields. A refusal's explanation is a `refusal` content part of the
+ * last assistant message (a new one when the output does not end with a message).
  * @module
  */
 import type { ReasoningPart } from "../../core/content.ts";
-import type { Converted } from "../../core/convert.ts";
+import type { Converted, Warning } from "../../core/convert.ts";
 import type { CoreResponse } from "../../core/response.ts";
 import type { EncodeContext } from "../codec.ts";
 import { callItem, callPayload, callShaper } from "./call_items.ts";
@@ -50,21 +51,25 @@ export function encodeResponse(
   const shape = callShaper(ctx.request);
   const includeEncrypted = ctx.request.reasoning?.includeEncrypted === true;
   const output: WireOutputItem[] = [];
+  const warnings: Warning[] = [];
   let message: WireMessageItem | null = null;
+  const openMessage = (): WireMessageItem => {
+    if (message) return message;
+    const item: WireMessageItem = {
+      type: "message",
+      id: nextId("msg"),
+      role: "assistant",
+      status: "completed",
+      content: [],
+    };
+    output.push(item);
+    message = item;
+    return item;
+  };
 
   for (const part of response.content) {
     if (part.type === "text") {
-      if (!message) {
-        message = {
-          type: "message",
-          id: nextId("msg"),
-          role: "assistant",
-          status: "completed",
-          content: [],
-        };
-        output.push(message);
-      }
-      message.content.push({ type: "output_text", text: part.text, annotations: [] });
+      openMessage().content.push({ type: "output_text", text: part.text, annotations: [] });
       continue;
     }
     message = null;
@@ -77,6 +82,17 @@ export function encodeResponse(
     output.push(callItem(s, ids, callPayload(s, part.arguments), "completed"));
   }
 
+  const details = response.stopDetails;
+  if (details?.explanation) {
+    openMessage().content.push({ type: "refusal", refusal: details.explanation });
+  }
+  if (details?.category !== undefined) {
+    warnings.push({
+      field: "stopDetails.category",
+      message: "Responses has no field for the category of a refusal; it is dropped.",
+    });
+  }
+
   const ending = endingOf(response.stopReason);
   const body = responseObject(ctx, {
     id,
@@ -86,5 +102,5 @@ export function encodeResponse(
     usage: usageToResponses(response.usage),
     ...(ending.reason ? { incompleteReason: ending.reason } : {}),
   });
-  return { value: body, warnings: [] };
+  return { value: body, warnings };
 }

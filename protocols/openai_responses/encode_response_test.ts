@@ -130,3 +130,56 @@ Deno.test("reasoningItem: no token unless asked", () => {
   assert.deepEqual(reasoningItem(part, "rs", false), { type: "reasoning", id: "rs", summary: [] });
   assert.equal(reasoningItem(part, "rs", true).encrypted_content, "e");
 });
+
+Deno.test("encodeResponse: a refusal's explanation is a refusal part of the assistant message", async () => {
+  const base = {
+    id: "resp_r",
+    model: "up",
+    created: 1,
+    stopReason: "refusal" as const,
+    usage: emptyUsage(),
+  };
+  const alone = encodeResponse({
+    ...base,
+    content: [],
+    stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+  }, encodeContext());
+  assert.equal(alone.value.status, "completed");
+  assert.deepEqual(alone.value.output, [{
+    type: "message",
+    id: "msg_r_0",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "refusal", refusal: "Blocked by policy." }],
+  }]);
+  assert.deepEqual(alone.warnings.map((w) => w.field), ["stopDetails.category"]);
+  // After text, the refusal joins the same message; after a call, it opens a new one.
+  const afterText = encodeResponse({
+    ...base,
+    content: [{ type: "text", text: "Partly." }],
+    stopDetails: { explanation: "No more." },
+  }, encodeContext());
+  assert.deepEqual(afterText.warnings, []);
+  assert.deepEqual(afterText.value.output.map((i) => i.type === "message" ? i.content : i.type), [
+    [{ type: "output_text", text: "Partly.", annotations: [] }, {
+      type: "refusal",
+      refusal: "No more.",
+    }],
+  ]);
+  const afterCall = encodeResponse({
+    ...base,
+    content: [{ type: "tool_call", id: "c", name: "f", arguments: "{}", kind: "function" }],
+    stopDetails: { explanation: "No more." },
+  }, encodeContext(coreRequest({ tools: [{ type: "function", name: "f", parameters: {} }] })));
+  assert.deepEqual(afterCall.value.output.map((i) => i.type), ["function_call", "message"]);
+  // The SDK reads the refusal part.
+  const client = new OpenAI({
+    apiKey: "test",
+    baseURL: "http://gatehouse.test/v1",
+    fetch: () => Promise.resolve(Response.json(alone.value)),
+  });
+  const read = await client.responses.create({ model: "client-model", input: "hi" });
+  const item = read.output[0];
+  assert.ok(item?.type === "message");
+  assert.deepEqual(item.content, [{ type: "refusal", refusal: "Blocked by policy." }]);
+});

@@ -4,7 +4,9 @@
  * (content parts and text deltas for messages, summary parts and deltas for reasoning, argument
  * or input deltas for calls) and `response.output_item.done`; exactly one terminal event
  * (`response.completed`, `response.incomplete`, or `response.failed` after an error or an early
- * end). `sequence_number` counts from 0. Consecutive text blocks share one message item.
+ * end). `sequence_number` counts from 0. Consecutive text blocks share one message item. A
+ * refusal's explanation arrives with the finish part and is written then, as a `refusal`
+ * content part (`response.refusal.delta` / `.done`) of the open or a new message item.
  * Reasoning text is written as a summary (Codex shows summaries, and replays them with the
  * encrypted content, which is what lets a Claude thinking block continue across turns).
  * @module
@@ -138,18 +140,20 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
     });
   };
 
+  const messageItem = (): { item: WireMessageItem; outputIndex: number } => {
+    if (openMessage) return openMessage;
+    const item: WireMessageItem = {
+      type: "message",
+      id: nextId("msg"),
+      role: "assistant",
+      status: "in_progress",
+      content: [],
+    };
+    openMessage = { item, outputIndex: addItem(item) };
+    return openMessage;
+  };
   const textStart = (index: number) => {
-    if (!openMessage) {
-      const item: WireMessageItem = {
-        type: "message",
-        id: nextId("msg"),
-        role: "assistant",
-        status: "in_progress",
-        content: [],
-      };
-      openMessage = { item, outputIndex: addItem(item) };
-    }
-    const { item, outputIndex } = openMessage;
+    const { item, outputIndex } = messageItem();
     const contentIndex = item.content.length;
     item.content.push({ type: "output_text", text: "", annotations: [] });
     blocks.set(index, { kind: "text", outputIndex, message: item, contentIndex });
@@ -159,6 +163,16 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
       content_index: contentIndex,
       part: { type: "output_text", text: "", annotations: [] },
     });
+  };
+  /** A refusal's explanation (known at the end) → a refusal part of the open or a new message. */
+  const writeRefusal = (refusal: string) => {
+    const { item, outputIndex } = messageItem();
+    const ids = { item_id: item.id, output_index: outputIndex, content_index: item.content.length };
+    item.content.push({ type: "refusal", refusal });
+    emit("response.content_part.added", { ...ids, part: { type: "refusal", refusal: "" } });
+    emit("response.refusal.delta", { ...ids, delta: refusal });
+    emit("response.refusal.done", { ...ids, refusal });
+    emit("response.content_part.done", { ...ids, part: { type: "refusal", refusal } });
   };
   const textIds = (b: Extract<Block, { kind: "text" }>) => ({
     item_id: b.message.id,
@@ -179,7 +193,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
       case "text_delta": {
         if (b?.kind !== "text") return;
         const content = b.message.content[b.contentIndex];
-        if (content) content.text += part.text;
+        if (content?.type === "output_text") content.text += part.text;
         emit("response.output_text.delta", { ...textIds(b), delta: part.text, logprobs: [] });
         return;
       }
@@ -187,7 +201,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         if (b?.kind !== "text") return;
         blocks.delete(part.index);
         const content = b.message.content[b.contentIndex];
-        const text = content?.text ?? "";
+        const text = content?.type === "output_text" ? content.text : "";
         emit("response.output_text.done", { ...textIds(b), text, logprobs: [] });
         emit("response.content_part.done", {
           ...textIds(b),
@@ -253,6 +267,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         blocks.delete(part.index);
         return finishCall(b);
       case "finish": {
+        if (part.stopDetails?.explanation) writeRefusal(part.stopDetails.explanation);
         finishOpenBlocks();
         const ending = endingOf(part.stopReason);
         ended = true;

@@ -269,3 +269,82 @@ Deno.test("encodeStream: encrypted content only when the client asked for it", a
   const withToken = await encodeParts(parts, encodeStream(encodeContext(request)));
   assert.equal(item(withToken)?.encrypted_content, "gatehouse.v1.anthropic-redacted.sig");
 });
+
+Deno.test("encodeStream: a refusal's explanation is a refusal part with its delta and done events", async () => {
+  const parts: StreamPart[] = [
+    start,
+    {
+      type: "finish",
+      stopReason: "refusal",
+      stopDetails: { explanation: "Blocked by policy.", category: "cyber" },
+      usage,
+    },
+  ];
+  const events = await encodeParts(parts, encodeStream(encodeContext()));
+  assert.deepEqual(events.map((e) => e.type), [
+    "response.created",
+    "response.in_progress",
+    "response.output_item.added",
+    "response.content_part.added",
+    "response.refusal.delta",
+    "response.refusal.done",
+    "response.content_part.done",
+    "response.output_item.done",
+    "response.completed",
+  ]);
+  const ids = { item_id: "msg_msg_abc_0", output_index: 0, content_index: 0 };
+  const [, , added, partAdded, delta, done, partDone, itemDone, completed] = events;
+  assert.deepEqual((added!.item as { content: unknown[] }).content, []);
+  assert.deepEqual(partAdded, {
+    type: "response.content_part.added",
+    sequence_number: 3,
+    ...ids,
+    part: { type: "refusal", refusal: "" },
+  });
+  assert.deepEqual(delta, {
+    type: "response.refusal.delta",
+    sequence_number: 4,
+    ...ids,
+    delta: "Blocked by policy.",
+  });
+  assert.deepEqual(done, {
+    type: "response.refusal.done",
+    sequence_number: 5,
+    ...ids,
+    refusal: "Blocked by policy.",
+  });
+  assert.deepEqual(partDone!.part, { type: "refusal", refusal: "Blocked by policy." });
+  const message = {
+    type: "message",
+    id: "msg_msg_abc_0",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "refusal", refusal: "Blocked by policy." }],
+  };
+  assert.deepEqual(itemDone!.item, message);
+  assert.deepEqual((completed!.response as { output: unknown[] }).output, [message]);
+  const bytes = await pipe(parts, encodeStream(encodeContext()));
+  const response = await sdkFinalResponse(bytes);
+  const item = response.output[0];
+  assert.ok(item?.type === "message");
+  assert.deepEqual(item.content.map((c) => c.type === "refusal" ? c.refusal : c.type), [
+    "Blocked by policy.",
+  ]);
+});
+
+Deno.test("encodeStream: a refusal after text joins the open message", async () => {
+  const events = await encodeParts([
+    start,
+    { type: "text_start", index: 0 },
+    { type: "text_delta", index: 0, text: "Partly." },
+    { type: "text_end", index: 0 },
+    { type: "finish", stopReason: "refusal", stopDetails: { explanation: "No more." }, usage },
+  ], encodeStream(encodeContext()));
+  const refusal = events.find((e) => e.type === "response.refusal.done");
+  assert.equal(refusal?.content_index, 1);
+  const itemDone = events.find((e) => e.type === "response.output_item.done");
+  assert.deepEqual((itemDone?.item as { content: unknown[] }).content, [
+    { type: "output_text", text: "Partly.", annotations: [] },
+    { type: "refusal", refusal: "No more." },
+  ]);
+});

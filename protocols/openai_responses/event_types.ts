@@ -12,6 +12,8 @@ export const RESPONSES_EVENT_TYPES = [
   "response.content_part.added",
   "response.output_text.delta",
   "response.output_text.done",
+  "response.refusal.delta",
+  "response.refusal.done",
   "response.content_part.done",
   "response.reasoning_summary_part.added",
   "response.reasoning_summary_text.delta",

@@ -1,7 +1,8 @@
 /**
  * The output items of one upstream Responses stream and the core blocks they open: text per
- * message content part, one reasoning block per reasoning item, one call per call item (or, for
- * the `parallel` wrapper, one per wrapped call at its end). Used by `decodeStream`.
+ * message `output_text` part, one reasoning block per reasoning item, one call per call item
+ * (or, for the `parallel` wrapper, one per wrapped call at its end). `refusal` parts open no
+ * block: their text is kept for the finish part's stop details. Used by `decodeStream`.
  * @module
  */
 import type { CoreRequest } from "../../core/request.ts";
@@ -44,6 +45,21 @@ export function streamItems(
   const items = new Map<number, Item>();
   let next = 0;
   const seen = { toolCall: false, refusal: false };
+
+  /** Refusal texts by `outputIndex:contentIndex`. */
+  const refusals = new Map<string, string>();
+  const refusalDelta = (outputIndex: number, contentIndex: number, delta: string) => {
+    seen.refusal = true;
+    const key = `${outputIndex}:${contentIndex}`;
+    refusals.set(key, (refusals.get(key) ?? "") + delta);
+  };
+  /** A done event repeats the whole refusal; an empty one keeps what the deltas said. */
+  const refusalDone = (outputIndex: number, contentIndex: number, full: string) => {
+    refusalDelta(outputIndex, contentIndex, "");
+    if (full) refusals.set(`${outputIndex}:${contentIndex}`, full);
+  };
+  /** Every refusal of the stream, joined by blank lines ("" when there was none). */
+  const refusal = () => [...refusals.values()].filter((text) => text !== "").join("\n\n");
 
   const textPart = (item: Item | undefined, contentIndex: number): Text | null => {
     if (item?.kind !== "message") return null;
@@ -130,8 +146,8 @@ export function streamItems(
     if (item?.kind === "message") {
       const content = (Array.isArray(raw.content) ? raw.content : []) as RawItem[];
       content.forEach((c, i) => {
-        if (c.type === "refusal") seen.refusal = true;
-        const full = c.type === "refusal" ? str(c.refusal) : str(c.text);
+        if (c.type === "refusal") return refusalDone(outputIndex, i, str(c.refusal));
+        const full = str(c.text);
         if (!item.parts.has(i) && !full) return;
         textEnd(textPart(item, i), full);
       });
@@ -205,6 +221,9 @@ export function streamItems(
     textPart,
     textDelta,
     textEnd,
+    refusalDelta,
+    refusalDone,
+    refusal,
     reasoningStart,
     reasoningDelta,
     callDelta,

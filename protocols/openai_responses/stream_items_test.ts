@@ -48,3 +48,20 @@ Deno.test("streamItems: closeAll ends reasoning and calls left open, once", () =
     "tool_call_end",
   ]);
 });
+
+Deno.test("streamItems: refusal parts open no block and are joined for the stop details", () => {
+  const parts: StreamPart[] = [];
+  const items = streamItems(coreRequest(), (n) => n, (p) => parts.push(p));
+  assert.equal(items.refusal(), "");
+  items.added(0, { type: "message" });
+  items.refusalDelta(0, 0, "I can");
+  items.refusalDelta(0, 0, "'t");
+  items.refusalDone(0, 0, "");
+  items.done(1, {
+    type: "message",
+    content: [{ type: "output_text", text: "ok" }, { type: "refusal", refusal: "Nor that." }],
+  });
+  assert.equal(items.refusal(), "I can't\n\nNor that.");
+  assert.deepEqual(parts.map((p) => p.type), ["text_start", "text_delta", "text_end"]);
+  assert.deepEqual(items.seen, { toolCall: false, refusal: true });
+});

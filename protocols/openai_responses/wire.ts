@@ -14,13 +14,19 @@ export interface WireOutputText {
   annotations: unknown[];
 }
 
+/** A refusal: the model's explanation of why it declined. */
+export interface WireRefusal {
+  type: "refusal";
+  refusal: string;
+}
+
 /** An assistant message output item. */
 export interface WireMessageItem {
   type: "message";
   id: string;
   role: "assistant";
   status: WireItemStatus;
-  content: WireOutputText[];
+  content: Array<WireOutputText | WireRefusal>;
 }
 
 /** One reasoning summary paragraph. */

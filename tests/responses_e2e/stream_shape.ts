@@ -79,7 +79,7 @@ export function checkStreamShape(events: RawEvent[]): Obj {
     const key = `${index}:${e.data.content_index ?? e.data.summary_index ?? ""}:${family(type)}`;
     if (type.endsWith(".delta")) deltas.set(key, (deltas.get(key) ?? "") + String(e.data.delta));
     if (type.endsWith(".done") && !type.includes("_part.")) {
-      const full = e.data.text ?? e.data.arguments ?? e.data.input;
+      const full = e.data.text ?? e.data.refusal ?? e.data.arguments ?? e.data.input;
       assert.equal(deltas.get(key) ?? "", full, `the deltas of ${type} add up to its text`);
     }
   });
