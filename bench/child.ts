@@ -16,12 +16,21 @@ export function announce(announcement: Announcement): void {
   console.log(JSON.stringify(announcement));
 }
 
-/** Runs `stop` once stdin reaches its end (the driver closed it or exited), then exits. */
-export async function exitWithParent(stop: () => Promise<void>): Promise<never> {
-  const buffer = new Uint8Array(64);
+/** Runs `stop` once stdin reaches its end (the driver closed it or exited), then exits. Each
+ * line the driver sends before that goes to `onLine`. */
+export async function exitWithParent(
+  stop: () => Promise<void>,
+  onLine: (line: string) => Promise<void> = () => Promise.resolve(),
+): Promise<never> {
   try {
-    while (await Deno.stdin.read(buffer) !== null) {
-      // The driver sends nothing; any bytes are ignored until the end of input.
+    const lines = Deno.stdin.readable.pipeThrough(new TextDecoderStream());
+    let buffered = "";
+    for await (const text of lines) {
+      buffered += text;
+      for (let end = buffered.indexOf("\n"); end !== -1; end = buffered.indexOf("\n")) {
+        await onLine(buffered.slice(0, end).trim());
+        buffered = buffered.slice(end + 1);
+      }
     }
   } catch {
     // A broken pipe means the driver is gone, which is the same signal.

@@ -41,7 +41,7 @@ const responseId = "resp_0b0392bd3bb81302006994e83ac0ac819396f3f5aa5f239e03";
 const outputItemId = "msg_0b0392bd3bb81302006994e83b32748193aa637cdb31658266";
 
 const data = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
-const typed = (payload: { type: string }) =>
+const typed = (payload: { type: string } & Record<string, unknown>) =>
   `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`;
 
 /** Chat Completions usage, as OpenAI reports it. */

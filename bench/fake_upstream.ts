@@ -20,8 +20,8 @@ const encoder = new TextEncoder();
 
 /** One route's answers for a model, encoded once and reused. */
 interface Answers {
-  stream: Uint8Array[];
-  body: Uint8Array;
+  stream: Uint8Array<ArrayBuffer>[];
+  body: Uint8Array<ArrayBuffer>;
 }
 
 type Route = "chat" | "chat_usage" | "messages" | "responses";
@@ -54,7 +54,7 @@ function answers(route: Route, model: string): Answers {
 }
 
 /** A body that hands the events over one read at a time. */
-function eventStream(events: Uint8Array[]): ReadableStream<Uint8Array> {
+function eventStream(events: Uint8Array<ArrayBuffer>[]): ReadableStream<Uint8Array> {
   let index = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {

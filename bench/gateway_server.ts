@@ -2,7 +2,8 @@
  * The gateway as the benchmark runs it: built the way `main.ts` builds it, with the bench catalog
  * (every provider on the fake upstream), an in-memory store and one fresh key. Prints
  * `{"port":N,"key":"gth_..."}` on stdout when it listens. Info log lines are dropped when
- * `GATEHOUSE_QUIET=1` (the driver sets it).
+ * `GATEHOUSE_QUIET=1` (the driver sets it). Takes `profile start` / `profile stop FILE` lines on
+ * stdin (see `cpu_profile.ts`).
  *
  *   deno run -A bench/gateway_server.ts http://127.0.0.1:UPSTREAM_PORT
  * @module
@@ -15,6 +16,7 @@ import { consoleLogger } from "../gateway/log.ts";
 import { openStore } from "../store/open_store.ts";
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "./bench_catalog.ts";
 import { announce, exitWithParent } from "./child.ts";
+import { profileCommands } from "./cpu_profile.ts";
 
 /** The environment the catalog and config see: only the bench credential, so no
  * `GATEHOUSE_*_URL` override of the caller's shell can send traffic elsewhere. */
@@ -45,7 +47,7 @@ async function main(upstream: string): Promise<void> {
   await exitWithParent(async () => {
     await server.shutdown();
     await store.close();
-  });
+  }, profileCommands());
 }
 
 if (import.meta.main) {

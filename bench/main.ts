@@ -6,10 +6,11 @@
  *   deno task bench                       the full run (about a minute and a half)
  *   deno task bench --seconds=1           shorter measurements
  *   deno task bench --only=chat-stream    one scenario (plus the baselines it needs)
+ *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario
  * @module
  */
 import { runLoad } from "./load.ts";
-import { startChild } from "./processes.ts";
+import { profileScenario } from "./profile.ts";
 import {
   addedLatencies,
   checks,
@@ -18,7 +19,8 @@ import {
   type Measurement,
   TARGETS,
 } from "./report.ts";
-import { requestHeaders, type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
+import { type Scenario, SCENARIOS } from "./scenarios.ts";
+import { startTargets, targetRequest, validate } from "./targets.ts";
 
 /** Run settings. */
 interface Settings {
@@ -29,6 +31,8 @@ interface Settings {
   /** Most requests per measurement. */
   maxRequests: number;
   scenarios: Scenario[];
+  /** Profile this scenario through gatehouse instead of measuring. */
+  profile: Scenario | null;
 }
 
 function parseSettings(args: string[]): Settings {
@@ -36,13 +40,21 @@ function parseSettings(args: string[]): Settings {
     args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const seconds = Number(value("seconds") ?? 2.5);
   if (!(seconds > 0)) throw new Error(`--seconds must be a positive number of seconds`);
+  const known = SCENARIOS.map((s) => s.id).join(", ");
+  const profileId = value("profile");
+  const profile = profileId === undefined
+    ? null
+    : SCENARIOS.find((s) => s.id === profileId) ?? null;
+  if (profileId !== undefined && profile === null) {
+    throw new Error(`unknown scenario ${profileId}; known: ${known}`);
+  }
   const only = value("only")?.split(",");
   let scenarios = SCENARIOS;
   if (only) {
     const unknown = only.filter((id) => !SCENARIOS.some((s) => s.id === id));
     if (unknown.length > 0) {
       throw new Error(
-        `unknown scenario ${unknown.join(", ")}; known: ${SCENARIOS.map((s) => s.id).join(", ")}`,
+        `unknown scenario ${unknown.join(", ")}; known: ${known}`,
       );
     }
     const wanted = new Set(only);
@@ -57,137 +69,105 @@ function parseSettings(args: string[]): Settings {
     warmupSeconds: Math.min(1, seconds),
     maxRequests: 200_000,
     scenarios,
+    profile,
   };
 }
 
-/** Sends one request and checks the answer is a complete, successful one. */
-async function validate(
-  url: string,
-  headers: Record<string, string>,
-  body: string,
-  scenario: Scenario,
-): Promise<string[]> {
-  const response = await fetch(url, { method: "POST", headers, body });
-  const text = await response.text();
-  const problems: string[] = [];
-  if (!response.ok) problems.push(`HTTP ${response.status}: ${text.slice(0, 400)}`);
-  for (const expected of scenario.expect) {
-    if (response.ok && !text.includes(expected)) problems.push(`the body lacks ${expected}`);
-  }
-  const warnings = response.headers.get("x-gatehouse-warnings");
-  if (warnings) problems.push(`translation warnings: ${warnings}`);
-  return problems;
-}
-
-async function main(): Promise<number> {
-  const settings = parseSettings(Deno.args);
-  const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
-  const estimate = runs * (settings.warmupSeconds + CONCURRENCIES.length * settings.seconds);
-  console.log(
-    `gatehouse bench: ${settings.scenarios.length} scenarios, ${runs} scenario×target runs, ` +
-      `c=${CONCURRENCIES.join(" and c=")}, ${settings.seconds}s each (about ${
-        Math.round(estimate)
-      }s). ${navigator.hardwareConcurrency} CPUs.`,
-  );
-
-  const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
-  const others = await Promise.allSettled([
-    startChild("minimal proxy", "bench/minimal_proxy.ts", [upstream.url]),
-    startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], { GATEHOUSE_QUIET: "1" }),
-  ]);
-  const children = [
-    upstream,
-    ...others.flatMap((o) => o.status === "fulfilled" ? [o.value] : []),
-  ];
+/** Measures every (scenario, target) pair: validate, warm up, then each concurrency. */
+async function measureAll(
+  settings: Settings,
+): Promise<{ measurements: Measurement[]; failures: string[]; notes: string[]; log: string }> {
+  const targets = await startTargets();
   const measurements: Measurement[] = [];
   const failures: string[] = [];
+  const notes: string[] = [];
   try {
-    const failed = others.find((o) => o.status === "rejected");
-    if (failed) throw failed.reason;
-    const [proxy, gateway] = children.slice(1);
-    const base: Record<Target, string> = {
-      direct: upstream.url,
-      proxy: proxy!.url,
-      gatehouse: gateway!.url,
-    };
-    const gatewayKey = gateway!.announcement.key!;
     console.log(
-      `upstream ${upstream.url}, proxy ${proxy!.url}, gatehouse ${gateway!.url}\n`,
+      `upstream ${targets.upstream.url}, proxy ${targets.proxy.url}, ` +
+        `gatehouse ${targets.gateway.url}\n`,
     );
-
+    // The fake upstream's code must be hot before the first direct measurement.
+    const first = settings.scenarios[0]!;
+    await runLoad({
+      ...targetRequest(targets, first, "direct"),
+      concurrency: 8,
+      maxRequests: settings.maxRequests,
+      durationMs: settings.warmupSeconds * 1000,
+    });
     for (const scenario of settings.scenarios) {
       for (const target of scenario.targets) {
-        const viaGateway = target === "gatehouse";
-        const url = base[target] + scenario.path;
-        const headers = requestHeaders(scenario, viaGateway ? gatewayKey : "sk-bench-client");
-        const body = JSON.stringify(
-          scenario.body(viaGateway ? scenario.model : scenario.upstreamModel),
-        );
-        const problems = await validate(url, headers, body, scenario);
+        const request = targetRequest(targets, scenario, target);
+        const { problems, warnings } = await validate(request, scenario);
+        if (warnings) notes.push(`${scenario.label} / ${target}: x-gatehouse-warnings ${warnings}`);
         if (problems.length > 0) {
           failures.push(`${scenario.label} / ${target}: ${problems.join("; ")}`);
           console.log(`  ${scenario.id} ${target}: NOT MEASURED — ${problems.join("; ")}`);
           continue;
         }
-        const load = { url, headers, body, maxRequests: settings.maxRequests };
+        const load = { ...request, maxRequests: settings.maxRequests };
         await runLoad({ ...load, concurrency: 8, durationMs: settings.warmupSeconds * 1000 });
         for (const concurrency of CONCURRENCIES) {
-          const result = await runLoad({
-            ...load,
-            concurrency,
-            durationMs: settings.seconds * 1000,
-          });
+          const durationMs = settings.seconds * 1000;
+          const result = await runLoad({ ...load, concurrency, durationMs });
           measurements.push({ scenario: scenario.id, target, concurrency, result });
           console.log(
             `  ${scenario.id.padEnd(22)} ${target.padEnd(9)} c=${String(concurrency).padEnd(3)}` +
-              `${result.throughput.toFixed(0).padStart(7)} req/s  p50 ${
-                result.p50.toFixed(3)
-              } ms  p99 ${result.p99.toFixed(3)} ms` +
+              `${result.throughput.toFixed(0).padStart(7)} req/s  ` +
+              `p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms` +
               (result.errors > 0 ? `  ${result.errors} errors` : ""),
           );
         }
       }
     }
   } finally {
-    await Promise.all(children.map((child) => child.stop()));
+    await targets.stop();
   }
+  return { measurements, failures, notes, log: targets.gateway.stderr().trim() };
+}
+
+async function main(): Promise<number> {
+  const settings = parseSettings(Deno.args);
+  if (settings.profile) return await profileScenario(settings.profile, settings.seconds);
+  const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
+  const estimate = runs * (settings.warmupSeconds + CONCURRENCIES.length * settings.seconds);
+  console.log(
+    `gatehouse bench: ${settings.scenarios.length} scenarios, ${runs} scenario×target runs, ` +
+      `c=${CONCURRENCIES.join(" and c=")}, ${settings.seconds}s each (about ` +
+      `${Math.round(estimate)}s); ${navigator.hardwareConcurrency} CPUs.`,
+  );
+  const { measurements, failures, notes, log } = await measureAll(settings);
 
   console.log(`\n${formatReport(settings.scenarios, measurements)}`);
-  const gatewayLog = children.find((c) => c.name === "gatehouse")?.stderr().trim() ?? "";
-  if (gatewayLog !== "") {
-    const lines = gatewayLog.split("\n");
+  if (notes.length > 0) console.log(`\nNotes:\n  ${notes.join("\n  ")}`);
+  if (log !== "") {
+    const lines = log.split("\n");
     console.log(`\ngatehouse wrote ${lines.length} log line(s) to stderr; the first:`);
-    for (const line of lines.slice(0, 5)) console.log(`  ${line.slice(0, 300)}`);
+    for (const line of lines.slice(0, 3)) console.log(`  ${line.slice(0, 300)}`);
   }
   if (failures.length > 0) {
     console.log(`\nNot measured (the first request failed):\n  ${failures.join("\n  ")}`);
   }
 
-  const resultsDir = new URL("./results/", import.meta.url);
-  await Deno.mkdir(resultsDir, { recursive: true });
-  const file = new URL("latest.json", resultsDir);
-  await Deno.writeTextFile(
-    file,
-    JSON.stringify(
-      {
-        finishedAt: new Date().toISOString(),
-        deno: Deno.version,
-        cpus: navigator.hardwareConcurrency,
-        settings: {
-          seconds: settings.seconds,
-          warmupSeconds: settings.warmupSeconds,
-          concurrencies: CONCURRENCIES,
-          targets: TARGETS,
-        },
-        measurements,
-        added: addedLatencies(settings.scenarios, measurements),
-        checks: checks(settings.scenarios, measurements),
-        failures,
-      },
-      null,
-      2,
-    ) + "\n",
-  );
+  const dir = new URL("./results/", import.meta.url);
+  await Deno.mkdir(dir, { recursive: true });
+  const file = new URL("latest.json", dir);
+  const report = {
+    finishedAt: new Date().toISOString(),
+    deno: Deno.version,
+    cpus: navigator.hardwareConcurrency,
+    settings: {
+      seconds: settings.seconds,
+      warmupSeconds: settings.warmupSeconds,
+      concurrencies: CONCURRENCIES,
+      targets: TARGETS,
+    },
+    measurements,
+    added: addedLatencies(settings.scenarios, measurements),
+    checks: checks(settings.scenarios, measurements),
+    notes,
+    failures,
+  };
+  await Deno.writeTextFile(file, JSON.stringify(report, null, 2) + "\n");
   console.log(`\nwrote ${file.pathname}`);
   return failures.length > 0 ? 1 : 0;
 }

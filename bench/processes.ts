@@ -18,6 +18,8 @@ export interface ChildServer {
   announcement: Announcement;
   /** Everything the child wrote to stderr so far. */
   stderr(): string;
+  /** Sends one command line to the child's stdin. */
+  send(line: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -59,28 +61,40 @@ async function readAnnouncement(
   }
 }
 
+/** Extra process settings. */
+export interface ChildOptions {
+  env?: Record<string, string>;
+}
+
 /** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
 export async function startChild(
   name: string,
   script: string,
   args: string[],
-  env: Record<string, string> = {},
+  options: ChildOptions = {},
 ): Promise<ChildServer> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", script, ...args],
     cwd: ROOT,
-    env,
+    env: options.env ?? {},
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const stderr = collect(child.stderr);
-  const timeout = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  const kill = () => {
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+  };
+  const timeout = setTimeout(kill, 60_000);
   let announcement: Announcement;
   try {
     announcement = await readAnnouncement(name, child.stdout, stderr);
   } catch (error) {
-    child.kill("SIGKILL");
+    kill();
     throw error;
   } finally {
     clearTimeout(timeout);
@@ -91,9 +105,10 @@ export async function startChild(
     url: `http://127.0.0.1:${announcement.port}`,
     announcement,
     stderr,
+    send: (line) => writer.write(new TextEncoder().encode(`${line}\n`)),
     async stop() {
       await writer.close().catch(() => {});
-      const forced = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      const forced = setTimeout(kill, 5_000);
       await child.status;
       clearTimeout(forced);
     },

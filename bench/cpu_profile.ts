@@ -1,0 +1,125 @@
+/**
+ * CPU profiles of the gateway process: the V8 sampling profiler driven in-process through
+ * `node:inspector` (Deno has no `--cpu-prof`; attaching over `--inspect` makes Deno emit a
+ * Network event per fetch, which would dominate the profile), and a summary of where the time
+ * went. The raw profile opens in Chrome DevTools (Performance → load profile).
+ * @module
+ */
+import { Session } from "node:inspector";
+
+/** A V8 CPU profile, as `Profiler.stop` returns it. */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    hitCount?: number;
+    children?: number[];
+  }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** The child's side: `profile start` starts sampling every `intervalUs`; `profile stop FILE`
+ * writes the profile to FILE (via a temporary name, so the file appears complete). */
+export function profileCommands(intervalUs = 100): (line: string) => Promise<void> {
+  let session: Session | null = null;
+  const post = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<unknown>((resolve, reject) =>
+      session!.post(
+        method,
+        params,
+        (error: unknown, result: unknown) => error ? reject(error) : resolve(result),
+      )
+    );
+  return async (line) => {
+    const [command, action, file] = line.split(" ");
+    if (command !== "profile") return;
+    if (action === "start" && session === null) {
+      session = new Session();
+      session.connect();
+      await post("Profiler.enable");
+      await post("Profiler.setSamplingInterval", { interval: intervalUs });
+      await post("Profiler.start");
+    } else if (action === "stop" && session !== null && file !== undefined) {
+      const { profile } = await post("Profiler.stop") as { profile: CpuProfile };
+      session.disconnect();
+      session = null;
+      await Deno.writeTextFile(`${file}.partial`, JSON.stringify(profile));
+      await Deno.rename(`${file}.partial`, file);
+    }
+  };
+}
+
+/** Waits until `file` exists and reads the profile in it. */
+export async function readProfileWhenWritten(
+  file: string,
+  timeoutMs = 20_000,
+): Promise<CpuProfile> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    try {
+      return JSON.parse(await Deno.readTextFile(file)) as CpuProfile;
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+    if (performance.now() > deadline) throw new Error(`no profile was written to ${file}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Self and total milliseconds of one function or file. */
+export interface Hotspot {
+  name: string;
+  selfMs: number;
+  totalMs: number;
+}
+
+function shortUrl(url: string): string {
+  const npm = url.indexOf("/node_modules/");
+  if (npm !== -1) return url.slice(npm + "/node_modules/".length).replace(/^\.deno\//, "");
+  const root = url.lastIndexOf("/work/main/");
+  if (root !== -1) return url.slice(root + "/work/main/".length);
+  return url.replace(/^ext:/, "ext:");
+}
+
+/** Where a profile spent its time: functions and files by self time, with total (inclusive)
+ * time; recursion is counted once per sample. */
+export function summarize(profile: CpuProfile): { functions: Hotspot[]; files: Hotspot[] } {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) {
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  }
+  const functions = new Map<string, Hotspot>();
+  const files = new Map<string, Hotspot>();
+  const bump = (map: Map<string, Hotspot>, name: string, self: number, total: number) => {
+    const spot = map.get(name) ?? { name, selfMs: 0, totalMs: 0 };
+    spot.selfMs += self;
+    spot.totalMs += total;
+    map.set(name, spot);
+  };
+  profile.samples.forEach((sample, i) => {
+    const ms = (profile.timeDeltas[i + 1] ?? profile.timeDeltas[i] ?? 0) / 1000;
+    const seenFunctions = new Set<string>();
+    const seenFiles = new Set<string>();
+    for (let id: number | undefined = sample, depth = 0; id !== undefined; depth++) {
+      const frame = byId.get(id)!.callFrame;
+      const file = frame.url === "" ? `(${frame.functionName || "native"})` : shortUrl(frame.url);
+      const fn = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
+      if (!seenFunctions.has(fn)) {
+        bump(functions, fn, depth === 0 ? ms : 0, ms);
+        seenFunctions.add(fn);
+      }
+      if (!seenFiles.has(file)) {
+        bump(files, file, depth === 0 ? ms : 0, ms);
+        seenFiles.add(file);
+      }
+      id = parent.get(id);
+    }
+  });
+  const bySelf = (map: Map<string, Hotspot>) =>
+    [...map.values()].sort((a, b) => b.selfMs - a.selfMs);
+  return { functions: bySelf(functions), files: bySelf(files) };
+}

@@ -1,0 +1,61 @@
+/**
+ * `deno task bench --profile=<scenario>`: runs one scenario through gatehouse at concurrency 32
+ * with the V8 sampling profiler on, writes the profile to bench/results/ and prints where the
+ * gateway process spent its CPU time.
+ * @module
+ */
+import { readProfileWhenWritten, summarize } from "./cpu_profile.ts";
+import { runLoad } from "./load.ts";
+import { table } from "./report.ts";
+import type { Scenario } from "./scenarios.ts";
+import { startTargets, targetRequest, validate } from "./targets.ts";
+
+/** Profiles `scenario` through gatehouse for `seconds`; returns the exit code. */
+export async function profileScenario(scenario: Scenario, seconds: number): Promise<number> {
+  const targets = await startTargets();
+  try {
+    const request = targetRequest(targets, scenario, "gatehouse");
+    const { problems } = await validate(request, scenario);
+    if (problems.length > 0) {
+      console.log(`${scenario.id}: the first request failed: ${problems.join("; ")}`);
+      return 1;
+    }
+    const load = { ...request, maxRequests: 200_000, concurrency: 32 };
+    await runLoad({ ...load, durationMs: 1000 });
+    const dir = new URL("./results/", import.meta.url);
+    await Deno.mkdir(dir, { recursive: true });
+    const file = new URL(`gatehouse-${scenario.id}.cpuprofile`, dir);
+    await Deno.remove(file).catch(() => {});
+    await targets.gateway.send("profile start");
+    const result = await runLoad({ ...load, durationMs: seconds * 1000 });
+    await targets.gateway.send(`profile stop ${file.pathname}`);
+    const profile = await readProfileWhenWritten(file.pathname);
+
+    const summary = summarize(profile);
+    const notIdle = (h: { name: string }) => !h.name.startsWith("(idle)");
+    const functions = summary.functions.filter(notIdle);
+    const files = summary.files.filter(notIdle);
+    const wall = (profile.endTime - profile.startTime) / 1000;
+    const busy = functions.reduce((sum, f) => sum + f.selfMs, 0);
+    const row = (h: { name: string; selfMs: number; totalMs: number }) => [
+      h.name.slice(0, 110),
+      h.selfMs.toFixed(0),
+      `${((h.selfMs / busy) * 100).toFixed(1)}%`,
+      h.totalMs.toFixed(0),
+      `${((h.totalMs / busy) * 100).toFixed(1)}%`,
+    ];
+    const header = ["", "self ms", "self", "total ms", "total"];
+    console.log(
+      `${scenario.label} through gatehouse, c=32: ${result.throughput.toFixed(0)} req/s, ` +
+        `${result.requests} requests in ${wall.toFixed(0)} ms; the gateway's event loop was busy ` +
+        `${busy.toFixed(0)} ms (${((busy / wall) * 100).toFixed(0)}%), ` +
+        `${(busy / result.requests).toFixed(3)} ms per request. Shares below are of busy time.\n`,
+    );
+    console.log(`Functions by self time\n${table(header, functions.slice(0, 30).map(row), 1)}\n`);
+    console.log(`Files by self time\n${table(header, files.slice(0, 20).map(row), 1)}\n`);
+    console.log(`wrote ${file.pathname} (open in Chrome DevTools → Performance)`);
+    return 0;
+  } finally {
+    await targets.stop();
+  }
+}

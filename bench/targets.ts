@@ -1,0 +1,85 @@
+/**
+ * The three targets as running processes (fake upstream, minimal proxy, gatehouse) and the
+ * request each scenario sends to each of them.
+ * @module
+ */
+import { type ChildServer, startChild } from "./processes.ts";
+import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
+
+/** The running targets. */
+export interface Targets {
+  upstream: ChildServer;
+  proxy: ChildServer;
+  gateway: ChildServer;
+  /** The gatehouse API key the gateway created. */
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the fake upstream, then the proxy and gatehouse in front of it. */
+export async function startTargets(): Promise<Targets> {
+  const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+  const started = await Promise.allSettled([
+    startChild("minimal proxy", "bench/minimal_proxy.ts", [upstream.url]),
+    startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], {
+      env: { GATEHOUSE_QUIET: "1" },
+    }),
+  ]);
+  const running = [upstream, ...started.flatMap((s) => s.status === "fulfilled" ? [s.value] : [])];
+  const stop = async () => {
+    await Promise.all(running.map((child) => child.stop()));
+  };
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  const [proxy, gateway] = running.slice(1) as [ChildServer, ChildServer];
+  const key = gateway.announcement.key;
+  if (key === undefined) {
+    await stop();
+    throw new Error("gatehouse announced no API key");
+  }
+  return { upstream, proxy, gateway, key, stop };
+}
+
+/** What one scenario sends to one target. */
+export interface TargetRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The request `scenario` sends to `target`: gatehouse gets the public model id and its key,
+ * direct and proxy runs the upstream id (the same body gatehouse forwards). */
+export function targetRequest(targets: Targets, scenario: Scenario, target: Target): TargetRequest {
+  const base = { direct: targets.upstream, proxy: targets.proxy, gatehouse: targets.gateway };
+  const viaGateway = target === "gatehouse";
+  return {
+    url: base[target].url + scenario.path,
+    headers: requestHeaders(scenario, viaGateway ? targets.key : "sk-bench-client"),
+    body: JSON.stringify(scenario.body(viaGateway ? scenario.model : scenario.upstreamModel)),
+  };
+}
+
+/** Sends one request and says what is wrong with its answer: not a success, or missing an
+ * expected part. Translation warnings are returned apart: they are reported, not fatal. */
+export async function validate(
+  request: TargetRequest,
+  scenario: Scenario,
+): Promise<{ problems: string[]; warnings: string | null }> {
+  const response = await fetch(request.url, {
+    method: "POST",
+    headers: request.headers,
+    body: request.body,
+  });
+  const text = await response.text();
+  const problems: string[] = [];
+  if (!response.ok) problems.push(`HTTP ${response.status}: ${text.slice(0, 400)}`);
+  else {
+    for (const expected of scenario.expect) {
+      if (!text.includes(expected)) problems.push(`the body lacks ${JSON.stringify(expected)}`);
+    }
+  }
+  return { problems, warnings: response.headers.get("x-gatehouse-warnings") };
+}
