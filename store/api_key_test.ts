@@ -15,8 +15,8 @@ import {
 
 const FORMAT = /^gth_([a-z2-7]{10})_([0-9A-Za-z]{32})$/;
 
-Deno.test("generateApiKey: gth_ + 10-char id + _ + 32-char base62 secret", async () => {
-  const generated = await generateApiKey();
+Deno.test("generateApiKey: gth_ + 10-char id + _ + 32-char base62 secret", () => {
+  const generated = generateApiKey();
   const match = FORMAT.exec(generated.key);
   assert.ok(match, `unexpected key format: ${generated.hint}`);
   assert.equal(match[1], generated.id);
@@ -24,8 +24,8 @@ Deno.test("generateApiKey: gth_ + 10-char id + _ + 32-char base62 secret", async
   assert.ok(generated.key.startsWith(KEY_PREFIX));
 });
 
-Deno.test("generateApiKey: stores SHA-256 hex of the whole key and a 12-char hint", async () => {
-  const generated = await generateApiKey();
+Deno.test("generateApiKey: stores SHA-256 hex of the whole key and a 12-char hint", () => {
+  const generated = generateApiKey();
   const expected = createHash("sha256").update(generated.key).digest("hex");
   assert.equal(generated.hash, expected);
   assert.equal(generated.hint, `${generated.key.slice(0, 12)}…`);
@@ -38,13 +38,13 @@ Deno.test("secret carries at least 190 bits of entropy", () => {
   assert.ok(KEY_SECRET_LENGTH * Math.log2(62) >= 190);
 });
 
-Deno.test("randomString: every base62 symbol appears, roughly uniformly, no repeats", async () => {
+Deno.test("randomString: every base62 symbol appears, roughly uniformly, no repeats", () => {
   const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   const counts = new Map<string, number>();
   const secrets = new Set<string>();
   const samples = 2000;
   for (let i = 0; i < samples; i++) {
-    const secret = ((await generateApiKey()).key.split("_")[2]) ?? "";
+    const secret = ((generateApiKey()).key.split("_")[2]) ?? "";
     secrets.add(secret);
     for (const ch of secret) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   }
@@ -58,8 +58,8 @@ Deno.test("randomString: every base62 symbol appears, roughly uniformly, no repe
   assert.throws(() => randomString(4, "a"), RangeError);
 });
 
-Deno.test("parseKeyId: null for anything outside the format", async () => {
-  const { key, id } = await generateApiKey();
+Deno.test("parseKeyId: null for anything outside the format", () => {
+  const { key, id } = generateApiKey();
   assert.equal(parseKeyId(key), id);
   for (
     const bad of [
@@ -80,9 +80,9 @@ Deno.test("parseKeyId: null for anything outside the format", async () => {
   }
 });
 
-Deno.test("digestsEqual: equal only for identical digests of equal length", async () => {
-  const a = await hashApiKey("gth_one");
-  const b = await hashApiKey("gth_two");
+Deno.test("digestsEqual: equal only for identical digests of equal length", () => {
+  const a = hashApiKey("gth_one");
+  const b = hashApiKey("gth_two");
   assert.equal(digestsEqual(a, a), true);
   assert.equal(digestsEqual(a, `${a}`), true);
   assert.equal(digestsEqual(a, b), false);
@@ -91,14 +91,14 @@ Deno.test("digestsEqual: equal only for identical digests of equal length", asyn
   assert.equal(digestsEqual(a, flippedLast), false);
 });
 
-Deno.test("matchesStoredHash: only the right key; false without a stored hash", async () => {
-  const { key, hash } = await generateApiKey();
-  assert.equal(await matchesStoredHash(key, hash), true);
+Deno.test("matchesStoredHash: only the right key; false without a stored hash", () => {
+  const { key, hash } = generateApiKey();
+  assert.equal(matchesStoredHash(key, hash), true);
   const lastChar = key.endsWith("a") ? "b" : "a";
-  assert.equal(await matchesStoredHash(key.slice(0, -1) + lastChar, hash), false);
-  assert.equal(await matchesStoredHash(key, null), false);
+  assert.equal(matchesStoredHash(key.slice(0, -1) + lastChar, hash), false);
+  assert.equal(matchesStoredHash(key, null), false);
   // The placeholder compared against for unknown ids is never a real digest.
-  assert.equal(await matchesStoredHash(key, "0".repeat(64)), false);
+  assert.equal(matchesStoredHash(key, "0".repeat(64)), false);
 });
 
 Deno.test("keyHint: first 12 characters and an ellipsis", () => {

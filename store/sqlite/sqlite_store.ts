@@ -57,9 +57,13 @@ export class SqliteStore implements Store {
     this.#responses = new ResponseTable(db);
   }
 
-  async createKey(name: string): Promise<{ record: KeyRecord; key: string }> {
+  createKey(name: string): Promise<{ record: KeyRecord; key: string }> {
+    return settle(() => this.#createKey(name));
+  }
+
+  #createKey(name: string): { record: KeyRecord; key: string } {
     for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-      const generated = await generateApiKey();
+      const generated = generateApiKey();
       const record: KeyRecord = {
         id: generated.id,
         name,
@@ -86,11 +90,15 @@ export class SqliteStore implements Store {
    * Looks the key up by its public id, then compares SHA-256 digests in constant time.
    * Revoked keys never verify. `last_used_at` is refreshed at most once a minute per key.
    */
-  async verifyKey(presented: string): Promise<KeyRecord | null> {
+  verifyKey(presented: string): Promise<KeyRecord | null> {
+    return settle(() => this.#verifyKey(presented));
+  }
+
+  #verifyKey(presented: string): KeyRecord | null {
     const id = parseKeyId(presented);
     if (id === null) return null;
     const row = this.#keys.find(id);
-    const matches = await matchesStoredHash(presented, row?.keyHash ?? null);
+    const matches = matchesStoredHash(presented, row?.keyHash ?? null);
     if (!matches || row === null || row.record.revokedAt !== null) return null;
     const now = this.#now();
     const last = Math.max(this.#touched.get(id) ?? 0, row.record.lastUsedAt ?? 0);
@@ -125,6 +133,7 @@ export class SqliteStore implements Store {
   /** Closes the connection; later calls are no-ops. */
   close(): Promise<void> {
     return settle(() => {
+      this.#usage.flush();
       if (this.#db.isOpen) this.#db.close();
     });
   }

@@ -34,14 +34,23 @@ function toTotals(row: Row): UsageTotals {
   };
 }
 
+/** How long a ledger row may wait for companions before its batch is written. */
+const BATCH_DELAY_MS = 5;
+
 /** Prepared statements over `usage`, created once per connection. */
 export class UsageLedger {
+  readonly #db: DatabaseSync;
+  /** Rows waiting for the next batch: one transaction per batch instead of one commit per
+   * request (a commit costs ~15 µs on a WAL file; a batched row ~2 µs). */
+  #pending: UsageRecord[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
   readonly #insert: StatementSync;
   readonly #totals: StatementSync;
   readonly #byModel: StatementSync;
   readonly #byDay: StatementSync;
 
   constructor(db: DatabaseSync) {
+    this.#db = db;
     this.#insert = db.prepare(
       `INSERT INTO usage (key_id, model, upstream, route, status, input_tokens, output_tokens,
         cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream,
@@ -57,8 +66,30 @@ export class UsageLedger {
     );
   }
 
-  /** Appends one ledger row. */
+  /** Queues one ledger row; it is written within a few milliseconds, and before any report. */
   record(r: UsageRecord): void {
+    this.#pending.push(r);
+    this.#timer ??= setTimeout(() => this.flush(), BATCH_DELAY_MS);
+  }
+
+  /** Writes every queued row in one transaction. */
+  flush(): void {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    if (this.#pending.length === 0 || !this.#db.isOpen) return;
+    const rows = this.#pending;
+    this.#pending = [];
+    this.#db.exec("BEGIN");
+    try {
+      for (const row of rows) this.#write(row);
+      this.#db.exec("COMMIT");
+    } catch (error) {
+      this.#db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  #write(r: UsageRecord): void {
     this.#insert.run(
       r.keyId,
       r.model,
@@ -81,6 +112,7 @@ export class UsageLedger {
 
   /** Totals for one key over `[start, end)`, plus groups sorted by key when asked. */
   report(query: UsageQuery): UsageReport {
+    this.flush();
     const args = [query.keyId, query.start, query.end] as const;
     // An aggregate without GROUP BY always yields exactly one row.
     const totalsRow = this.#totals.get(...args);
