@@ -8,6 +8,7 @@ import type { Pricing } from "../catalog/schema.ts";
 import type { Usage } from "../core/response.ts";
 import { emptyUsage } from "../core/response.ts";
 import type { Store } from "../store/store.ts";
+import type { Sink, Step } from "../core/step.ts";
 
 /** Dollars for `usage` and `images` at `pricing`. Cached reads use the cached price and cache
  * writes the cache-write price, each falling back to the input price. */
@@ -112,22 +113,43 @@ export function openMeter(
 }
 
 /** Wraps a response body so the meter closes when it ends, fails, or is cancelled by the
- * client. Pull-based: a slow client slows the upstream read instead of growing a buffer. */
+ * client (the cancel reaches the upstream body), optionally running a step over its bytes. Pull-based: a slow client slows the upstream
+ * read instead of growing a buffer. One stage, on purpose: each stream stage costs a promise
+ * round per chunk. */
 export function meteredBody(
   body: ReadableStream<Uint8Array>,
   meter: Meter,
   status: number,
-  upstream?: AbortController,
+  step?: Step<Uint8Array, Uint8Array>,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
+  let emitted = false;
+  let target: ReadableStreamDefaultController<Uint8Array> | null = null;
+  // One sink for the step's whole life (steps may keep the sink they were started with).
+  const sink: Sink<Uint8Array> = {
+    enqueue(bytes) {
+      emitted = true;
+      target!.enqueue(bytes);
+    },
+  };
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      target = controller;
+      step?.start?.(sink);
+    },
     async pull(controller) {
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          meter.close(status);
-          controller.close();
-        } else controller.enqueue(value);
+        for (emitted = false; !emitted;) {
+          const { done, value } = await reader.read();
+          if (done) {
+            step?.flush?.(sink);
+            meter.close(status);
+            controller.close();
+            return;
+          }
+          if (step) step.transform(value, sink);
+          else sink.enqueue(value);
+        }
       } catch (error) {
         meter.close(status, true);
         controller.error(error);
@@ -135,7 +157,7 @@ export function meteredBody(
     },
     async cancel(reason) {
       meter.close(status, true);
-      upstream?.abort(reason);
+      // Cancelling the upstream body closes its connection: the provider stops generating.
       await reader.cancel(reason).catch(() => {});
     },
   }, { highWaterMark: 0 });

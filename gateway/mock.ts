@@ -11,6 +11,7 @@ import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import type { LlmExchange } from "./exchange.ts";
 import { meteredBody } from "./ledger.ts";
 import { meterParts } from "./meter_parts.ts";
+import { stepStream } from "../core/step.ts";
 import { warningHeaders } from "./warnings.ts";
 import type { ResponseKeeper } from "./response_chain.ts";
 
@@ -29,9 +30,9 @@ export async function respondWithMock(
   if (request.stream) {
     for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
     const bytes = mockStream(request, model.requested, now, deps.config.mockDelayMs)
-      .pipeThrough(meterParts(meter))
+      .pipeThrough(stepStream(meterParts(meter)))
       .pipeThrough(keeper ? keeper.stream() : new TransformStream())
-      .pipeThrough(client.encodeStream(ctx));
+      .pipeThrough(stepStream(client.encodeStream(ctx)));
     return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
   }
   const response = mockResponse(request, model.requested, now);

@@ -8,7 +8,7 @@ import type { Wire } from "../core/request.ts";
 import type { UpstreamCodec } from "../protocols/codec.ts";
 import { isUsageOnlyChunk } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
-import { sseTap } from "./sse_tap.ts";
+import { sseTapStep } from "./sse_tap.ts";
 import { meteredBody } from "./ledger.ts";
 import { upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
@@ -32,14 +32,12 @@ export async function passthrough(
     clientWantsUsage = options.include_usage === true;
     body.stream_options = { ...options, include_usage: true };
   }
-  const controller = new AbortController();
-  const signal = AbortSignal.any([exchange.signal, controller.signal]);
   const response = await upstreamFetch({
     provider: model.provider,
     path: path + forwardedQuery(codec.wire, exchange.search),
     body: JSON.stringify(body),
     clientHeaders: exchange.headers,
-    signal,
+    signal: exchange.signal,
     fetch: deps.fetch,
     timeoutMs: deps.config.upstreamTimeoutMs,
   });
@@ -58,14 +56,14 @@ export async function passthrough(
   const type = response.headers.get("content-type") ?? "";
   if (stream && type.includes("text/event-stream") && response.body) {
     for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-    const tapped = response.body.pipeThrough(sseTap({
+    const tap = sseTapStep({
       observe: (event) => {
         const usage = codec.usageOfEvent(event);
         if (usage) meter.add(usage);
       },
       keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
-    }));
-    return new Response(meteredBody(tapped, meter, response.status, controller), {
+    });
+    return new Response(meteredBody(response.body, meter, response.status, tap), {
       status: response.status,
       headers,
     });

@@ -1,9 +1,13 @@
 /**
  * The passthrough tap: upstream SSE bytes go to the client unchanged, while each complete event
  * is shown to an observer (to read usage). With a filter, events the filter rejects are cut out
- * by byte range; the bytes of every other event are forwarded as they came, never re-encoded.
+ * and every other event's text is forwarded exactly as it came.
+ *
+ * It is a step (`core/step.ts`), not a stream: the passthrough runs it inside its one body
+ * stream, since every extra stream stage costs more than the tapping itself.
  * @module
  */
+import type { Step } from "../core/step.ts";
 import { parseEventBlock, type SseEvent } from "../sse/parse_sse.ts";
 
 /** What the tap does with events. */
@@ -15,58 +19,42 @@ export interface TapOptions {
   keep?: (event: SseEvent) => boolean;
 }
 
-/** Finds the end of the next event block in `bytes` from `from`: the index after the blank line,
- * or -1. Recognises LF LF and CR LF CR LF. */
-function blockEnd(bytes: Uint8Array, from: number): number {
-  for (let i = from; i < bytes.length - 1; i++) {
-    if (bytes[i] !== 10) continue;
-    if (bytes[i + 1] === 10) return i + 2;
-    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
-  }
-  return -1;
-}
+const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-/** A transform that forwards SSE bytes and taps their events. */
-export function sseTap(options: TapOptions): TransformStream<Uint8Array, Uint8Array> {
+/** The tap for one stream, as a step: each upstream chunk in, what the client gets out; at
+ * the end, a final event that had no blank line after it. */
+export function sseTapStep(options: TapOptions): Step<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  let pending: Uint8Array = new Uint8Array(0);
+  const encoder = new TextEncoder();
+  let pending = "";
 
-  const visit = (block: Uint8Array): boolean => {
-    const event = parseEventBlock(decoder.decode(block));
+  const visit = (block: string): boolean => {
+    const event = parseEventBlock(block);
     if (event === null) return true;
     options.observe(event);
     return options.keep ? options.keep(event) : true;
   };
 
-  return new TransformStream({
+  return {
     transform(chunk, out) {
       if (!options.keep) out.enqueue(chunk);
-      const bytes = concat(pending, chunk);
+      const text = pending + decoder.decode(chunk, { stream: true });
       let start = 0;
-      let keptFrom = 0;
-      for (let end = blockEnd(bytes, 0); end !== -1; end = blockEnd(bytes, start)) {
-        const kept = visit(bytes.subarray(start, end));
-        if (options.keep && !kept) {
-          if (start > keptFrom) out.enqueue(bytes.slice(keptFrom, start));
-          keptFrom = end;
-        }
+      let kept = "";
+      BOUNDARY.lastIndex = 0;
+      for (let match = BOUNDARY.exec(text); match !== null; match = BOUNDARY.exec(text)) {
+        const end = match.index + match[0].length;
+        const block = text.slice(start, end);
+        if (visit(block) && options.keep) kept += block;
         start = end;
       }
-      if (options.keep && start > keptFrom) out.enqueue(bytes.slice(keptFrom, start));
-      pending = bytes.slice(start);
+      pending = text.slice(start);
+      if (kept) out.enqueue(encoder.encode(kept));
     },
     flush(out) {
-      if (pending.length === 0) return;
-      const kept = visit(pending);
-      if (options.keep && kept) out.enqueue(pending);
+      const rest = pending + decoder.decode();
+      pending = "";
+      if (rest.length > 0 && visit(rest) && options.keep) out.enqueue(encoder.encode(rest));
     },
-  });
+  };
 }

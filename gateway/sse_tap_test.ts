@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { sseTap } from "./sse_tap.ts";
+import { sseTapStep } from "./sse_tap.ts";
+import { stepStream } from "../core/step.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
 
 const enc = new TextEncoder();
@@ -7,7 +8,7 @@ const enc = new TextEncoder();
 async function run(chunks: string[], keep?: (e: SseEvent) => boolean) {
   const seen: SseEvent[] = [];
   const out = ReadableStream.from(chunks.map((c) => enc.encode(c))).pipeThrough(
-    sseTap({ observe: (e) => seen.push(e), keep }),
+    stepStream(sseTapStep({ observe: (e) => seen.push(e), keep })),
   );
   const text = new TextDecoder().decode(
     new Uint8Array((await Array.fromAsync(out)).flatMap((c) => [...c])),
@@ -15,7 +16,7 @@ async function run(chunks: string[], keep?: (e: SseEvent) => boolean) {
   return { seen, text };
 }
 
-Deno.test("sseTap forwards bytes unchanged and observes events split across chunks", async () => {
+Deno.test("sseTapStep forwards bytes unchanged and observes events split across chunks", async () => {
   const input = ['event: a\ndata: {"x"', ":1}\n\nevent: b\r\ndata: 2\r\n\r\n", "data: tail"];
   const { seen, text } = await run(input);
   assert.equal(text, input.join(""));
@@ -24,7 +25,7 @@ Deno.test("sseTap forwards bytes unchanged and observes events split across chun
   }]);
 });
 
-Deno.test("sseTap cuts rejected events by byte range and keeps the rest verbatim", async () => {
+Deno.test("sseTapStep cuts rejected events by byte range and keeps the rest verbatim", async () => {
   const input = ["data: 1\n\ndata: drop", "\n\ndata: 3\n\n", "data: [DONE]\n\n"];
   const { seen, text } = await run(input, (e) => e.data !== "drop");
   assert.equal(seen.length, 4);

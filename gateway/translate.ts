@@ -7,7 +7,8 @@
 import type { Warning } from "../core/convert.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
-import { parseSse } from "../sse/parse_sse.ts";
+import { parseSseStep } from "../sse/parse_sse.ts";
+import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { meteredBody } from "./ledger.ts";
 import { meterParts } from "./meter_parts.ts";
@@ -31,12 +32,11 @@ export async function translate(
   const encoded = upstream.encodeRequest(upstreamRequest);
   const allWarnings = [...warnings, ...encoded.warnings];
   const headers = warningHeaders(allWarnings, exchange);
-  const controller = new AbortController();
   const response = await upstreamFetch({
     provider: model.provider,
     path: encoded.value.path,
     body: JSON.stringify(encoded.value.body),
-    signal: AbortSignal.any([exchange.signal, controller.signal]),
+    signal: exchange.signal,
     fetch: deps.fetch,
     timeoutMs: deps.config.upstreamTimeoutMs,
   });
@@ -46,13 +46,24 @@ export async function translate(
   if (request.stream) {
     if (!response.body) throw new Error("upstream stream has no body");
     for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-    const bytes = response.body
-      .pipeThrough(parseSse())
-      .pipeThrough(upstream.decodeStream(upstreamRequest))
-      .pipeThrough(meterParts(meter))
-      .pipeThrough(keeper ? keeper.stream() : new TransformStream())
-      .pipeThrough(client.encodeStream(ctx));
-    return new Response(meteredBody(bytes, meter, 200, controller), { status: 200, headers });
+    // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
+    // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
+    const decode = chainSteps(
+      chainSteps(parseSseStep(), upstream.decodeStream(upstreamRequest)),
+      meterParts(meter),
+    );
+    const encode = client.encodeStream(ctx);
+    if (keeper) {
+      const bytes = response.body
+        .pipeThrough(stepStream(decode))
+        .pipeThrough(keeper.stream())
+        .pipeThrough(stepStream(encode));
+      return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
+    }
+    return new Response(meteredBody(response.body, meter, 200, chainSteps(decode, encode)), {
+      status: 200,
+      headers,
+    });
   }
 
   const decoded = upstream.decodeResponse(await response.json(), upstreamRequest);

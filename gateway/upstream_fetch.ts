@@ -51,10 +51,19 @@ export function upstreamHeaders(provider: ResolvedProvider, clientHeaders?: Head
  * provider; an abort by the client propagates as the fetch's own AbortError. */
 export async function upstreamFetch(request: UpstreamRequest): Promise<Response> {
   const { provider } = request;
-  // The timeout covers the wait for response headers only: a long stream must not be cut.
-  const timeout = new AbortController();
-  const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
-  const signal = AbortSignal.any([request.signal, timeout.signal]);
+  // One controller for both causes. The timeout covers the wait for response headers only (a
+  // long stream must not be cut); a client disconnect aborts the request and its body.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, request.timeoutMs);
+  if (request.signal.aborted) controller.abort(request.signal.reason);
+  else {request.signal.addEventListener("abort", () => controller.abort(request.signal.reason), {
+      once: true,
+    });}
+  const signal = controller.signal;
   try {
     return await request.fetch(`${provider.baseUrl}${request.path}`, {
       method: "POST",
@@ -64,7 +73,7 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
     });
   } catch (error) {
     if (request.signal.aborted) throw error;
-    if (timeout.signal.aborted) {
+    if (timedOut) {
       throw new GatewayError(
         "timeout",
         504,

@@ -11,6 +11,7 @@ import type { CoreResponse, Usage } from "../core/response.ts";
 import type { StreamPart } from "../core/stream.ts";
 import type { GatewayError } from "../core/errors.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
+import type { Step } from "../core/step.ts";
 
 /** What an encoder needs to know about the exchange. */
 export interface EncodeContext {
@@ -28,9 +29,9 @@ export interface ClientCodec {
   decodeRequest(body: unknown): Converted<CoreRequest>;
   /** Internal response → response body. */
   encodeResponse(response: CoreResponse, ctx: EncodeContext): Converted<unknown>;
-  /** Stream parts → SSE bytes. Always ends with the protocol's terminal event, also after an
-   * `error` part. */
-  encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array>;
+  /** Stream parts → SSE bytes, as a step (`core/step.ts`). Always ends with the protocol's
+   * terminal event, also after an `error` part. */
+  encodeStream(ctx: EncodeContext): Step<StreamPart, Uint8Array>;
 }
 
 /** An HTTP request to send upstream, relative to the provider's root. */
@@ -50,7 +51,7 @@ export interface UpstreamCodec {
   decodeResponse(body: unknown, request: CoreRequest): Converted<CoreResponse>;
   /** Upstream SSE events → stream parts. Emits `error` for the wire's error events and a
    * `finish` at the end (or `error` when the upstream stream ends without its terminal event). */
-  decodeStream(request: CoreRequest): TransformStream<SseEvent, StreamPart>;
+  decodeStream(request: CoreRequest): Step<SseEvent, StreamPart>;
   /** Usage carried by one upstream SSE event, for the passthrough tap (cheap: most events
    * return null without parsing). Later events' fields override earlier ones. */
   usageOfEvent(event: SseEvent): Partial<Usage> | null;

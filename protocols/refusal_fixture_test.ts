@@ -1,3 +1,4 @@
+import { stepStream } from "../core/step.ts";
 /**
  * The recorded Anthropic refusal (`stop_details` with a category and an explanation, no content
  * blocks), streamed and not, decoded by the Anthropic upstream codec and encoded by every client
@@ -49,11 +50,13 @@ function body(wire: Wire): Record<string, unknown> {
 /** The streamed fixture as `wire`'s client events (JSON data; chat's `[DONE]` left out). */
 async function stream(wire: Wire): Promise<Array<Record<string, unknown>>> {
   const parts: StreamPart[] = await Array.fromAsync(
-    ReadableStream.from(events).pipeThrough(upstream.decodeStream(context(wire).request)),
+    ReadableStream.from(events).pipeThrough(
+      stepStream(upstream.decodeStream(context(wire).request)),
+    ),
   );
   const sse = await Array.fromAsync(
     ReadableStream.from(parts)
-      .pipeThrough(clientCodec(wire).encodeStream(context(wire)))
+      .pipeThrough(stepStream(clientCodec(wire).encodeStream(context(wire))))
       .pipeThrough(parseSse()),
   );
   return sse.filter((e) => e.data !== "[DONE]").map((e) => JSON.parse(e.data));

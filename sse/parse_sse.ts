@@ -2,6 +2,7 @@
  * Server-sent events parsing as a `TransformStream`, with state per stream in the closure.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../core/step.ts";
 
 /** One server-sent event. `event` is absent when the stream sent only `data:` lines. */
 export interface SseEvent {
@@ -28,13 +29,13 @@ export function parseEventBlock(block: string): SseEvent | null {
 
 /** Bytes in, events out. Handles `\n`, `\r\n` and `\r` line ends, multi-line data, comments,
  * and events split across chunks at any byte. */
-export function parseSse(): TransformStream<Uint8Array, SseEvent> {
+export function parseSseStep(): Step<Uint8Array, SseEvent> {
   const decoder = new TextDecoder();
   let buffer = "";
   let event: string | undefined;
   let data: string[] = [];
 
-  const line = (text: string, out: TransformStreamDefaultController<SseEvent>) => {
+  const line = (text: string, out: Sink<SseEvent>) => {
     if (text === "") {
       if (data.length > 0) {
         out.enqueue(
@@ -54,7 +55,7 @@ export function parseSse(): TransformStream<Uint8Array, SseEvent> {
     else if (field === "event") event = value;
   };
 
-  const drain = (out: TransformStreamDefaultController<SseEvent>) => {
+  const drain = (out: Sink<SseEvent>) => {
     let start = 0;
     for (let i = 0; i < buffer.length; i++) {
       const ch = buffer.charCodeAt(i);
@@ -68,7 +69,7 @@ export function parseSse(): TransformStream<Uint8Array, SseEvent> {
     buffer = buffer.slice(start);
   };
 
-  return new TransformStream({
+  return {
     transform(chunk, out) {
       buffer += decoder.decode(chunk, { stream: true });
       drain(out);
@@ -79,5 +80,10 @@ export function parseSse(): TransformStream<Uint8Array, SseEvent> {
       drain(out);
       line("", out);
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function parseSse(): TransformStream<Uint8Array, SseEvent> {
+  return stepStream(parseSseStep());
 }

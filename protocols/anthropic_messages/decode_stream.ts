@@ -13,6 +13,7 @@
  * - `error` events become an `error` part; a stream that ends before `message_stop` too.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { ToolCallPart } from "../../core/content.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
@@ -34,7 +35,7 @@ type Block =
   | { kind: "reasoning"; index: number; redacted: boolean }
   | { kind: "tool"; index: number; toolKind: ToolCallPart["kind"]; args: string; start: unknown };
 
-type Out = TransformStreamDefaultController<StreamPart>;
+type Out = Sink<StreamPart>;
 
 const COUNTERS = [
   "input_tokens",
@@ -48,10 +49,10 @@ const obj = (value: unknown): Json =>
   typeof value === "object" && value !== null ? value as Json : {};
 
 /** Decodes the upstream stream of one request. */
-export function decodeStream(
+export function decodeStreamStep(
   request: CoreRequest,
   provider: string,
-): TransformStream<SseEvent, StreamPart> {
+): Step<SseEvent, StreamPart> {
   const resolve = upstreamToolResolver(request);
   const blocks = new Map<number, Block | null>();
   let nextIndex = 0;
@@ -262,7 +263,7 @@ export function decodeStream(
     }
   };
 
-  return new TransformStream({
+  return {
     transform(event, out) {
       if (ended) return;
       let parsed: unknown;
@@ -295,5 +296,13 @@ export function decodeStream(
         ),
       );
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function decodeStream(
+  request: CoreRequest,
+  provider: string,
+): TransformStream<SseEvent, StreamPart> {
+  return stepStream(decodeStreamStep(request, provider));
 }

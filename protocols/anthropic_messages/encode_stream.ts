@@ -8,6 +8,7 @@
  * rejects empty text blocks). A redacted block is only known at its end and is written then.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
 import { GatewayError } from "../../core/errors.ts";
@@ -27,7 +28,7 @@ type Block =
   | { kind: "reasoning"; wire: number | null; token?: string }
   | { kind: "tool"; wire: number; custom: boolean; buffer: string };
 
-type Out = TransformStreamDefaultController<Uint8Array>;
+type Out = Sink<Uint8Array>;
 type WireEvent = { type: string } & Record<string, unknown>;
 
 function startUsage(usage: Partial<Usage> | undefined) {
@@ -63,7 +64,7 @@ export function errorEvent(error: GatewayError): Uint8Array {
 }
 
 /** Encodes the client's event stream. */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
   const omitted = thinkingOmitted(ctx);
   const blocks = new Map<number, Block>();
   let started = false;
@@ -206,7 +207,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
     }
   };
 
-  return new TransformStream({
+  return {
     transform(part, out) {
       if (!done) handle(part, out);
     },
@@ -220,5 +221,10 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         ),
       ));
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
+  return stepStream(encodeStreamStep(ctx));
 }

@@ -7,10 +7,10 @@ import type { ClientCodec, UpstreamCodec } from "../codec.ts";
 import { decodeAnthropicError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
-import { decodeStream } from "./decode_stream.ts";
+import { decodeStreamStep } from "./decode_stream.ts";
 import { encodeRequest } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
-import { encodeStream } from "./encode_stream.ts";
+import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
 
 export { anthropicErrorBody, anthropicErrorType } from "./encode_error.ts";
@@ -27,7 +27,7 @@ export function createClientCodec(): ClientCodec {
     wire: "anthropic_messages",
     decodeRequest,
     encodeResponse,
-    encodeStream,
+    encodeStream: encodeStreamStep,
   };
 }
 
@@ -49,7 +49,7 @@ export function createUpstreamCodec(options: AnthropicUpstreamOptions): Upstream
     encodeRequest: (request) =>
       encodeRequest(request, { defaultMaxTokens: options.defaultMaxTokens }),
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
-    decodeStream: (request) => decodeStream(request, provider),
+    decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     usageOfBody,
     decodeError: (status, body, headers) => decodeAnthropicError(provider, status, body, headers),

@@ -9,6 +9,7 @@
  * after a `finish_reason`): OpenAI sends the usage chunk after the `finish_reason` chunk.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { GatewayError } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import { emptyUsage, type Usage } from "../../core/response.ts";
@@ -41,12 +42,12 @@ interface ToolState {
 }
 
 /** The `decodeStream` of the chat wire. */
-export function decodeStream(
+export function decodeStreamStep(
   request: CoreRequest,
   provider: string,
-): TransformStream<SseEvent, StreamPart> {
+): Step<SseEvent, StreamPart> {
   const reader = toolCallReader(request);
-  let ctrl!: TransformStreamDefaultController<StreamPart>;
+  let ctrl!: Sink<StreamPart>;
   let done = false;
   let responseId = "";
   let nextIndex = 0;
@@ -216,7 +217,7 @@ export function decodeStream(
     }
   }
 
-  return new TransformStream<SseEvent, StreamPart>({
+  return {
     transform(event, controller) {
       ctrl = controller;
       if (!done) handle(event);
@@ -228,5 +229,13 @@ export function decodeStream(
       if (sawFinish) finish();
       else fail(truncatedStream(provider));
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function decodeStream(
+  request: CoreRequest,
+  provider: string,
+): TransformStream<SseEvent, StreamPart> {
+  return stepStream(decodeStreamStep(request, provider));
 }

@@ -5,6 +5,7 @@
  * fragment of each tool call carries its index, id, type and name.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
 import { GatewayError } from "../../core/errors.ts";
@@ -25,8 +26,8 @@ const BLOCK_SEPARATOR = "\n\n";
  * `choices: []` chunk only when the client asked with `stream_options.include_usage`. An
  * `error` part becomes OpenAI's in-stream `{"error":{...}}` event; the stream always ends with
  * `[DONE]`. */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
-  let ctrl!: TransformStreamDefaultController<Uint8Array>;
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
+  let ctrl!: Sink<Uint8Array>;
   let id = "";
   let created = 0;
   let closed = false;
@@ -126,7 +127,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
     }
   }
 
-  return new TransformStream<StreamPart, Uint8Array>({
+  return {
     transform(part, controller) {
       ctrl = controller;
       if (!closed) handle(part);
@@ -144,5 +145,10 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         ),
       );
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
+  return stepStream(encodeStreamStep(ctx));
 }

@@ -8,10 +8,10 @@ import type { ClientCodec, UpstreamCodec } from "../codec.ts";
 import { decodeError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
-import { decodeStream } from "./decode_stream.ts";
+import { decodeStreamStep } from "./decode_stream.ts";
 import { encodeRequest } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
-import { encodeStream } from "./encode_stream.ts";
+import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
 
 export { ChatCompletionRequestSchema } from "./schemas.ts";
@@ -23,7 +23,7 @@ export { isUsageOnlyChunk } from "./tap_usage.ts";
 
 /** The chat wire as a client speaks it to gatehouse. */
 export function createClientCodec(): ClientCodec {
-  return { wire: "openai_chat", decodeRequest, encodeResponse, encodeStream };
+  return { wire: "openai_chat", decodeRequest, encodeResponse, encodeStream: encodeStreamStep };
 }
 
 /** Options of the upstream face. */
@@ -42,7 +42,7 @@ export function createUpstreamCodec(options: ChatUpstreamOptions): UpstreamCodec
     wire: "openai_chat",
     encodeRequest: (request) => encodeRequest(request, target),
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
-    decodeStream: (request) => decodeStream(request, provider),
+    decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     usageOfBody,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),

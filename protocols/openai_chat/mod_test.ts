@@ -1,3 +1,4 @@
+import { stepStream } from "../../core/step.ts";
 import assert from "node:assert/strict";
 import { createClientCodec, createUpstreamCodec } from "./mod.ts";
 import { coreRequest, events, pipe } from "./test_support.ts";
@@ -19,7 +20,7 @@ Deno.test("createUpstreamCodec passes compat and the provider name through", asy
     5,
   );
   assert.match(compat.decodeError(500, "boom", new Headers()).message, /ollama.*boom/);
-  const parts = await pipe(events({ choices: [] }), compat.decodeStream(request));
+  const parts = await pipe(events({ choices: [] }), stepStream(compat.decodeStream(request)));
   const last = parts.at(-1);
   assert.ok(last?.type === "error" && last.error.message.includes("ollama"));
   assert.equal(compat.usageOfBody({ usage: { prompt_tokens: 1 } })?.inputTokens, 1);

@@ -10,6 +10,7 @@
  * and counted in that error.
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import type { StreamPart } from "../../core/stream.ts";
@@ -28,11 +29,11 @@ const num = (value: unknown): number => (typeof value === "number" ? value : 0);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
 /** Decodes one upstream stream. `provider` names the upstream in error messages. */
-export function decodeStream(
+export function decodeStreamStep(
   provider: string,
   request: CoreRequest,
-): TransformStream<SseEvent, StreamPart> {
-  let out!: TransformStreamDefaultController<StreamPart>;
+): Step<SseEvent, StreamPart> {
+  let out!: Sink<StreamPart>;
   let started = false;
   let ended = false;
   let unparsable = 0;
@@ -141,7 +142,7 @@ export function decodeStream(
     }
   };
 
-  return new TransformStream({
+  return {
     start(controller) {
       out = controller;
     },
@@ -175,5 +176,13 @@ export function decodeStream(
         ),
       });
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function decodeStream(
+  provider: string,
+  request: CoreRequest,
+): TransformStream<SseEvent, StreamPart> {
+  return stepStream(decodeStreamStep(provider, request));
 }

@@ -11,6 +11,7 @@
  * encrypted content, which is what lets a Claude thinking block continue across turns).
  * @module
  */
+import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { VendorToken } from "../../core/content.ts";
 import { assertNever, type StreamPart } from "../../core/stream.ts";
 import { sseTyped } from "../../sse/encode_sse.ts";
@@ -45,12 +46,12 @@ type Block =
   };
 
 /** Encodes one response's stream parts as SSE bytes. */
-export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
   const shape = callShaper(ctx.request);
   const includeEncrypted = ctx.request.reasoning?.includeEncrypted === true;
   const output: WireOutputItem[] = [];
   const blocks = new Map<number, Block>();
-  let out!: TransformStreamDefaultController<Uint8Array>;
+  let out!: Sink<Uint8Array>;
   let state: ResponseState | null = null;
   let nextId = itemIdAllocator("resp_pending");
   let sequence = 0;
@@ -288,7 +289,7 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
     }
   };
 
-  return new TransformStream({
+  return {
     start(controller) {
       out = controller;
     },
@@ -302,5 +303,10 @@ export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Ui
         message: "The upstream stream ended before the response was complete; retry the request.",
       });
     },
-  });
+  };
+}
+
+/** The step as a `TransformStream`. */
+export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
+  return stepStream(encodeStreamStep(ctx));
 }

@@ -8,10 +8,10 @@ import type { ClientCodec, UpstreamCodec } from "../codec.ts";
 import { decodeError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
-import { decodeStream } from "./decode_stream.ts";
+import { decodeStreamStep } from "./decode_stream.ts";
 import { encodeRequest } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
-import { encodeStream } from "./encode_stream.ts";
+import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
 
 export { ResponsesRequestSchema, ResponsesResponseSchema } from "./schemas.ts";
@@ -23,7 +23,12 @@ export { INCLUDE_ENCRYPTED } from "./decode_request.ts";
 
 /** The wire as a client (Codex, the OpenAI SDK) speaks it to gatehouse. */
 export function createClientCodec(): ClientCodec {
-  return { wire: "openai_responses", decodeRequest, encodeResponse, encodeStream };
+  return {
+    wire: "openai_responses",
+    decodeRequest,
+    encodeResponse,
+    encodeStream: encodeStreamStep,
+  };
 }
 
 /** The wire as gatehouse speaks it to a provider. `compat` is unused: OpenAI-compatible servers
@@ -36,7 +41,7 @@ export function createUpstreamCodec(
     wire: "openai_responses",
     encodeRequest,
     decodeResponse: (body, request) => decodeResponse(provider, body, request),
-    decodeStream: (request) => decodeStream(provider, request),
+    decodeStream: (request) => decodeStreamStep(provider, request),
     usageOfEvent,
     usageOfBody,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),

@@ -1,3 +1,4 @@
+import { stepStream } from "../../core/step.ts";
 import assert from "node:assert/strict";
 import { emptyUsage } from "../../core/response.ts";
 import {
@@ -39,7 +40,7 @@ Deno.test("mod: the upstream codec names its provider in errors", async () => {
   const codec = createUpstreamCodec({ providerName: "azure-openai" });
   assert.equal(codec.encodeRequest(coreRequest()).value.path, "/v1/responses");
   const [events] = await fixtureStreams("openai-error.1");
-  const got = collapse(await pipe(events ?? [], codec.decodeStream(coreRequest())));
+  const got = collapse(await pipe(events ?? [], stepStream(codec.decodeStream(coreRequest()))));
   assert.match(got.error?.error.message ?? "", /^Provider "azure-openai"/);
   const error = codec.decodeError(429, await fixtureJson("openai-error.1"), new Headers());
   assert.match(error.message, /azure-openai/);
