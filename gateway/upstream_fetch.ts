@@ -5,6 +5,7 @@
  */
 import type { ResolvedProvider } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
+import { deadline } from "./deadlines.ts";
 
 /** The Anthropic API version sent when the client named none. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -55,10 +56,10 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
   // long stream must not be cut); a client disconnect aborts the request and its body.
   const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const cancelDeadline = deadline(request.timeoutMs, () => {
     timedOut = true;
     controller.abort();
-  }, request.timeoutMs);
+  });
   if (request.signal.aborted) controller.abort(request.signal.reason);
   else {request.signal.addEventListener("abort", () => controller.abort(request.signal.reason), {
       once: true,
@@ -91,6 +92,6 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
       { code: "upstream_unreachable", cause: error },
     );
   } finally {
-    clearTimeout(timer);
+    cancelDeadline();
   }
 }

@@ -61,7 +61,11 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
     }
     const raw = c.req.raw.body;
     if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
-    const text = decoder.decode(await readLimited(raw, limit));
+    // With a Content-Length (checked above) the runtime reads the body natively; a chunked
+    // body is read here, counting, so an oversized one is refused before it is all in memory.
+    const text = length !== undefined
+      ? await c.req.raw.text()
+      : decoder.decode(await readLimited(raw, limit));
     let value: unknown;
     try {
       value = JSON.parse(text);

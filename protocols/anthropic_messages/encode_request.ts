@@ -25,12 +25,17 @@ export interface EncodeRequestOptions {
 function warnUnsupported(request: CoreRequest, warnings: Warning[]): void {
   const ignored: Array<[keyof CoreRequest, string]> = [
     ["metadata", "Anthropic metadata holds only user_id"],
-    ["store", "Anthropic stores no responses"],
     ["promptCacheKey", "Anthropic caches by cache_control markers, not a key"],
     ["verbosity", "Anthropic has no verbosity setting"],
   ];
   for (const [field, why] of ignored) {
     if (request[field] !== undefined) warnings.push({ field, message: `${why}; ignored` });
+  }
+  // A Responses client's `store` is honoured by gatehouse itself (previous_response_id chains);
+  // `store: false` loses nothing. Only a chat client's `store: true` (OpenAI's own retention)
+  // has no counterpart here.
+  if (request.store === true && request.source !== "openai_responses") {
+    warnings.push({ field: "store", message: "Anthropic keeps no stored completions; ignored" });
   }
 }
 

@@ -54,6 +54,23 @@ Deno.test("encodeRequest fills max_tokens from the option or 8192, with a warnin
   assert.equal((option.value.body as WireRequest).stream, false);
 });
 
+Deno.test("store is a warning only for a chat client's store: true", () => {
+  const responses = encodeRequest(coreRequest({
+    messages: hello,
+    maxOutputTokens: 100,
+    store: false,
+    source: "openai_responses",
+  }));
+  assert.deepEqual(responses.warnings, []);
+  const chat = encodeRequest(coreRequest({
+    messages: hello,
+    maxOutputTokens: 100,
+    store: true,
+    source: "openai_chat",
+  }));
+  assert.deepEqual(chat.warnings.map((w) => w.field), ["store"]);
+});
+
 Deno.test("encodeRequest warns about what Anthropic cannot take", () => {
   const { value, warnings } = encodeRequest(coreRequest({
     messages: hello,
@@ -70,9 +87,9 @@ Deno.test("encodeRequest warns about what Anthropic cannot take", () => {
   assert.deepEqual(warnings.map((w) => w.field), [
     "responseFormat",
     "metadata",
-    "store",
     "promptCacheKey",
     "verbosity",
+    "store",
   ]);
   const described = encodeRequest(coreRequest({
     messages: hello,
