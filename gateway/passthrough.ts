@@ -62,6 +62,9 @@ export async function passthrough(
         if (usage) meter.add(usage);
       },
       keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+      // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
+      // message_start/message_delta, Responses' terminal response).
+      mustContain: '"usage"',
     });
     return new Response(meteredBody(response.body, meter, response.status, tap), {
       status: response.status,

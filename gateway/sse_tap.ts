@@ -17,6 +17,9 @@ export interface TapOptions {
   /** Returns false for events the client must not get. Without it, chunks are forwarded the
    * moment they arrive, before their events complete. */
   keep?: (event: SseEvent) => boolean;
+  /** Text every event of interest to `observe` contains (`"usage"`): without a filter, chunks
+   * whose text lacks it are not split into events at all. */
+  mustContain?: string;
 }
 
 const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
@@ -39,6 +42,12 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, Uint8Array> {
     transform(chunk, out) {
       if (!options.keep) out.enqueue(chunk);
       const text = pending + decoder.decode(chunk, { stream: true });
+      if (!options.keep && options.mustContain && !text.includes(options.mustContain)) {
+        // Nothing here to observe: keep only the unfinished event for the next chunk.
+        const last = Math.max(text.lastIndexOf("\n\n"), text.lastIndexOf("\r\r"));
+        pending = last === -1 ? text : text.slice(last + 2);
+        return;
+      }
       let start = 0;
       let kept = "";
       BOUNDARY.lastIndex = 0;

@@ -31,3 +31,16 @@ Deno.test("sseTapStep cuts rejected events by byte range and keeps the rest verb
   assert.equal(seen.length, 4);
   assert.equal(text, "data: 1\n\ndata: 3\n\ndata: [DONE]\n\n");
 });
+
+Deno.test("sseTapStep with mustContain skips chunks without it but sees events split across them", async () => {
+  const seen: SseEvent[] = [];
+  const input = ['data: {"a":1}\n\ndata: {"us', 'age":{"x":1}}\n\n', 'data: {"b":2}\n\n'];
+  const out = ReadableStream.from(input.map((c) => enc.encode(c))).pipeThrough(
+    stepStream(sseTapStep({ observe: (e) => seen.push(e), mustContain: '"usage"' })),
+  );
+  const text = new TextDecoder().decode(
+    new Uint8Array((await Array.fromAsync(out)).flatMap((c) => [...c])),
+  );
+  assert.equal(text, input.join(""));
+  assert.ok(seen.some((e) => e.data === '{"usage":{"x":1}}'));
+});
