@@ -11,6 +11,7 @@ import { loadCatalog } from "./catalog/load.ts";
 import { readGatewayConfig } from "./gateway/config.ts";
 import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
+import { startDocsServer } from "./openapi/docs.ts";
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -43,6 +44,9 @@ async function main(args: string[]): Promise<void> {
   }
 
   const app = createApp({ catalog, store, config, fetch: globalThis.fetch, log });
+  // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
+  // setting stops the start before the API listens.
+  const docs = await startDocsServer({ gateway: app, catalog, env, hostname, apiPort: port });
   const server = Deno.serve({
     port,
     hostname,
@@ -58,10 +62,12 @@ async function main(args: string[]): Promise<void> {
   const stop = () => {
     console.log("gatehouse draining: finishing in-flight requests");
     server.shutdown();
+    docs.shutdown();
   };
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
+  await docs.finished;
   await store.close();
 }
 

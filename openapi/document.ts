@@ -34,7 +34,7 @@ export function openApiDocument(app: OpenAPIHono<AppEnv>, publicBaseUrl: string 
         description:
           "An LLM gateway: every catalog model answers on the OpenAI Chat Completions, OpenAI Responses and Anthropic Messages protocols. " +
           "Every /v1 route is also served bare (without /v1), as named by x-gatehouse-bare-path.",
-        license: { name: "Apache-2.0" },
+        license: { name: "Apache-2.0", url: "https://www.apache.org/licenses/LICENSE-2.0" },
       },
       servers: [{ url: publicBaseUrl ?? "/", description: "The gateway root; SDKs add /v1." }],
       security: [{ bearerAuth: [] }],

@@ -66,8 +66,10 @@ export function checkRoot(raw, source) {
   try {
     url = new URL(raw);
   } catch {
-    throw new SetupError(`the address from ${source} ("${raw}") is not a URL: give the gateway root, ` +
-      "e.g. https://gatehouse.example.com.");
+    throw new SetupError(
+      `the address from ${source} ("${raw}") is not a URL: give the gateway root, ` +
+        "e.g. https://gatehouse.example.com.",
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new SetupError(`the address from ${source} must start with http:// or https://.`);

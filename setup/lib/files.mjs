@@ -122,9 +122,10 @@ export async function writeAtomic(file, data, mode) {
  * copied back byte for byte (or the file removed when it did not exist before), then the used
  * backups are deleted so that a second rollback goes one run further back.
  * @param {string[]} files
+ * @param {boolean} [dryRun] Only report what would be restored.
  * @returns {Promise<Restored[]>}
  */
-export async function rollback(files) {
+export async function rollback(files, dryRun = false) {
   /** @type {{ file: string, backup: string, stamp: string, absent: boolean }[]} */
   const found = [];
   for (const file of files) {
@@ -154,7 +155,13 @@ export async function rollback(files) {
   /** @type {Restored[]} */
   const restored = [];
   for (const item of found.filter((f) => f.stamp === latest)) {
-    if (item.absent) {
+    if (dryRun) {
+      restored.push({
+        file: item.file,
+        action: item.absent ? "removed" : "restored",
+        backup: item.backup,
+      });
+    } else if (item.absent) {
       await fs.rm(item.file, { force: true });
       restored.push({ file: item.file, action: "removed", backup: item.backup });
     } else {
@@ -163,7 +170,7 @@ export async function rollback(files) {
       await writeAtomic(item.file, bytes, mode);
       restored.push({ file: item.file, action: "restored", backup: item.backup });
     }
-    await fs.rm(item.backup, { force: true });
+    if (!dryRun) await fs.rm(item.backup, { force: true });
   }
   return restored;
 }

@@ -146,7 +146,10 @@ export async function sendLiveRequest(root, key, request) {
       return { ok: false, summary: `${label} answered ${response.status}: ${errorMessage(text)}` };
     }
     const reply = replyText(parseJson(text));
-    return { ok: true, summary: `${label} answered ${response.status}${reply ? `: "${reply}"` : ""}` };
+    return {
+      ok: true,
+      summary: `${label} answered ${response.status}${reply ? `: "${reply}"` : ""}`,
+    };
   } catch (error) {
     return { ok: false, summary: `${label} failed: ${reason(error)}` };
   }
@@ -208,9 +211,10 @@ function replyText(body) {
  * @returns {string}
  */
 function reason(error) {
-  const e = /** @type {{ name?: string, message?: string, cause?: { code?: string, message?: string } }} */ (
-    error
-  );
+  const e =
+    /** @type {{ name?: string, message?: string, cause?: { code?: string, message?: string } }} */ (
+      error
+    );
   if (e?.name === "TimeoutError") return "no answer within the time limit";
   return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
 }

@@ -1,132 +1,17 @@
 // @ts-check
 /**
  * Minimal textual edits of JSON and JSONC files (Claude Code's and Zed's settings, Codex's
- * auth.json): a parser that keeps offsets, and set/remove operations that rewrite only the
- * member they touch. Everything else — other keys, their order, comments, indentation,
+ * auth.json): set/remove operations, working from the offsets `jsonc_parse.mjs` keeps, that
+ * rewrite only the member they touch. Everything else — other keys, their order, comments, indentation,
  * trailing commas — stays byte for byte.
  * @module
  */
 import { lineEnding, SetupError } from "./common.mjs";
+import { parseJsonc, toValue } from "./jsonc_parse.mjs";
 
-/** @typedef {{ kind: "object", start: number, end: number, members: JsonMember[] }} JsonObject */
-/** @typedef {{ kind: "array", start: number, end: number, items: JsonNode[] }} JsonArray */
-/** @typedef {{ kind: "scalar", start: number, end: number, value: unknown }} JsonScalar */
-/** @typedef {JsonObject | JsonArray | JsonScalar} JsonNode */
-/** @typedef {{ key: string, start: number, value: JsonNode }} JsonMember */
-
-const NUMBER_OR_WORD = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
-
-/**
- * Parses JSON with comments and trailing commas, keeping offsets. Throws a `SetupError` naming
- * `name`, the line and the column of the first problem.
- * @param {string} text
- * @param {string} name The file, for messages.
- * @returns {JsonNode}
- */
-export function parseJsonc(text, name) {
-  let i = 0;
-  /** @param {string} what @returns {never} */
-  const fail = (what) => {
-    const before = text.slice(0, i).split("\n");
-    throw new SetupError(
-      `${name} is not valid JSON (line ${before.length}, column ${before.at(-1)?.length ?? 0}` +
-        `: ${what}); this script edits only files it can read: fix or move it, then run again.`,
-    );
-  };
-  const skip = () => {
-    for (;;) {
-      while (i < text.length && /\s/.test(text[i] ?? "")) i++;
-      if (text.startsWith("//", i)) {
-        const end = text.indexOf("\n", i);
-        i = end === -1 ? text.length : end;
-      } else if (text.startsWith("/*", i)) {
-        const end = text.indexOf("*/", i + 2);
-        if (end === -1) fail("unterminated comment");
-        i = end + 2;
-      } else return;
-    }
-  };
-  /** @returns {string} */
-  const string = () => {
-    const start = i++;
-    while (i < text.length) {
-      const c = text[i];
-      if (c === "\\") i += 2;
-      else if (c === "\n") fail("line break inside a string");
-      else if (c === '"') {
-        i++;
-        try {
-          return JSON.parse(text.slice(start, i));
-        } catch {
-          fail("bad escape in a string");
-        }
-      } else i++;
-    }
-    return fail("unterminated string");
-  };
-  /** @returns {JsonNode} */
-  const value = () => {
-    skip();
-    const start = i;
-    const c = text[i];
-    if (c === "{") {
-      i++;
-      /** @type {JsonMember[]} */
-      const members = [];
-      for (;;) {
-        skip();
-        if (text[i] === "}") return { kind: "object", start, end: ++i, members };
-        if (text[i] !== '"') fail('expected a "key" or }');
-        const keyStart = i;
-        const key = string();
-        skip();
-        if (text[i] !== ":") fail("expected :");
-        i++;
-        members.push({ key, start: keyStart, value: value() });
-        skip();
-        if (text[i] === ",") i++;
-        else if (text[i] !== "}") fail("expected , or }");
-      }
-    }
-    if (c === "[") {
-      i++;
-      /** @type {JsonNode[]} */
-      const items = [];
-      for (;;) {
-        skip();
-        if (text[i] === "]") return { kind: "array", start, end: ++i, items };
-        items.push(value());
-        skip();
-        if (text[i] === ",") i++;
-        else if (text[i] !== "]") fail("expected , or ]");
-      }
-    }
-    if (c === '"') return { kind: "scalar", start, value: string(), end: i };
-    NUMBER_OR_WORD.lastIndex = i;
-    const match = NUMBER_OR_WORD.exec(text);
-    if (!match) return fail("expected a value");
-    i += match[0].length;
-    return { kind: "scalar", start, end: i, value: JSON.parse(match[0]) };
-  };
-  const root = value();
-  skip();
-  if (i < text.length) fail("unexpected text after the end");
-  return root;
-}
-
-/**
- * The plain value of a node.
- * @param {JsonNode} node
- * @returns {unknown}
- */
-export function toValue(node) {
-  if (node.kind === "scalar") return node.value;
-  if (node.kind === "array") return node.items.map(toValue);
-  /** @type {Record<string, unknown>} */
-  const out = {};
-  for (const member of node.members) out[member.key] = toValue(member.value);
-  return out;
-}
+/** @typedef {import("./jsonc_parse.mjs").JsonObject} JsonObject */
+/** @typedef {import("./jsonc_parse.mjs").JsonNode} JsonNode */
+/** @typedef {import("./jsonc_parse.mjs").JsonMember} JsonMember */
 
 /**
  * The value at `path` in a JSON(C) text, or undefined.
@@ -170,7 +55,9 @@ export function setJsonPath(text, path, value, name) {
     }
     if (member.value.kind !== "object") {
       throw new SetupError(
-        `${name}: "${path.slice(0, depth + 1).join(".")}" is not an object, so this script cannot ` +
+        `${name}: "${
+          path.slice(0, depth + 1).join(".")
+        }" is not an object, so this script cannot ` +
           "add its settings inside it: fix that entry by hand, then run again.",
       );
     }
@@ -240,7 +127,9 @@ function insertMember(text, node, key, value) {
     const entry = `${JSON.stringify(key)}: ${render(value, inner, text)}`;
     const inside = text.slice(node.start + 1, node.end - 1);
     const head = text.slice(0, node.start + 1);
-    if (inside.trim() === "") return `${head}${eol}${inner}${entry}${eol}${outer}${text.slice(node.end - 1)}`;
+    if (inside.trim() === "") {
+      return `${head}${eol}${inner}${entry}${eol}${outer}${text.slice(node.end - 1)}`;
+    }
     return `${head}${eol}${inner}${entry},${text.slice(node.start + 1)}`;
   }
   const lineStart = text.lastIndexOf("\n", last.start - 1) + 1;
@@ -301,8 +190,9 @@ function afterTrivia(text, from) {
   let i = from;
   for (;;) {
     while (i < text.length && /\s/.test(text[i] ?? "")) i++;
-    if (text.startsWith("//", i)) i = text.indexOf("\n", i) === -1 ? text.length : text.indexOf("\n", i);
-    else if (text.startsWith("/*", i)) i = text.indexOf("*/", i + 2) + 2;
+    if (text.startsWith("//", i)) {
+      i = text.indexOf("\n", i) === -1 ? text.length : text.indexOf("\n", i);
+    } else if (text.startsWith("/*", i)) i = text.indexOf("*/", i + 2) + 2;
     else return i;
   }
 }

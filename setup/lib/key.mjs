@@ -26,15 +26,15 @@ export function keyProblem(key, source) {
   if (key === "") {
     return `the key from ${source} is empty (an unset variable?): pass --key KEY or set ${KEY_ENV}.`;
   }
+  if (PLACEHOLDER.test(key)) {
+    return `the key from ${source} is an unsubstituted placeholder, not a key: put the key itself ` +
+      "(deno task keys create prints one).";
+  }
   if (/[\r\n]/.test(key)) {
     return `the key from ${source} holds a line break: copy it again as one line.`;
   }
   if (/\s/.test(key)) {
     return `the key from ${source} holds whitespace: copy it again without spaces.`;
-  }
-  if (PLACEHOLDER.test(key)) {
-    return `the key from ${source} is an unsubstituted placeholder, not a key: put the key itself ` +
-      "(deno task keys create prints one).";
   }
   return null;
 }
@@ -61,7 +61,10 @@ export async function acquireKey(options) {
   } else if (options.extraEnv !== undefined && options.env[options.extraEnv] !== undefined) {
     choice = { key: options.env[options.extraEnv] ?? "", source: options.extraEnv };
   } else if (process.stdin.isTTY) {
-    choice = { key: await promptHidden("gatehouse API key (input hidden): "), source: "the prompt" };
+    choice = {
+      key: await promptHidden("gatehouse API key (input hidden): "),
+      source: "the prompt",
+    };
   } else {
     choice = { key: firstLine(await readAll()), source: "standard input" };
   }
@@ -95,9 +98,10 @@ async function readAll() {
 function promptHidden(question) {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
-    process.stderr.write(question);
+    // Echo goes off before the question shows, so nothing typed after it is ever echoed.
     stdin.setRawMode(true);
     stdin.resume();
+    process.stderr.write(question);
     let typed = "";
     /** @param {Buffer} data */
     const onData = (data) => {

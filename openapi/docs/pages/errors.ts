@@ -1,0 +1,180 @@
+/**
+ * Errors and troubleshooting: how to tell a wrong address from a wrong key, the doubled /v1,
+ * POST-only routes, unknown models, and what each client shows for each.
+ * @module
+ */
+import { code, html } from "../html.ts";
+import type { Site } from "../site.ts";
+import type { DocsPage } from "./page.ts";
+
+/** `/errors`. */
+export const errorsPage: DocsPage = {
+  path: "/errors",
+  title: "Errors and troubleshooting",
+  render: (site: Site) =>
+    html`
+      <p>Every error is JSON in the envelope the client parses — OpenAI routes answer
+      <code>{"error": {"message", "type", "param", "code"}}</code>, <code>/v1/messages</code> answers
+      <code>{"type": "error", "error": {"type", "message"}}</code> — and the message says what failed and
+      what to do. The gateway checks in a fixed order: <strong>route</strong> (404, 405), then
+      <strong>key</strong> (401), then <strong>body</strong> (413, 400), then <strong>model</strong>
+      (404, 400, 503). So a route error means the address or path is wrong whatever the key, and a 401
+      means the address is right.</p>
+
+      <h2>Wrong address or wrong key?</h2>
+      ${code(
+        `curl -si ${site.api}/v1/models -H "Authorization: Bearer $GATEHOUSE_API_KEY" | head -1`,
+        "sh",
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th>Answer</th>
+            <th>Meaning</th>
+            <th>Fix</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td><code>200</code></td>
+            <td>Address and key are right.</td>
+            <td>—</td>
+          </tr>
+          <tr>
+            <td><code>401</code> <code>invalid_api_key</code></td>
+            <td>The address is right; the key is not.
+      The message says which problem: no key, an empty key (an unset variable), whitespace or a line
+      break inside, an unsubstituted placeholder such as <code>&lt;key&gt;</code> or
+      <code>$GATEHOUSE_API_KEY</code> in single quotes, or a key that is unknown or revoked.</td>
+            <td>Fix the variable or ask for a new key.</td>
+          </tr>
+          <tr>
+            <td><code>404</code> <code>unknown_route</code></td>
+            <td>The address reaches a gatehouse but the
+      path is wrong.</td>
+            <td>Use the root <code>${site.api}</code> as base URL.</td>
+          </tr>
+          <tr>
+            <td>no answer, TLS error, HTML page</td>
+            <td>The address is not the gateway.</td>
+            <td>Check the
+      host, port and scheme.</td>
+          </tr>
+          <tr>
+            <td><code>404</code> <code>docs_host</code></td>
+            <td>You called this docs host; it serves no
+      API.</td>
+            <td>Use <code>${site.api}</code>.</td>
+          </tr>
+        </tbody>
+      </table>
+
+      <h2>The doubled <code>/v1</code></h2>
+      <p>Claude Code and the Anthropic SDKs add <code>/v1/...</code> to their base URL, so a base URL
+      ending in <code>/v1</code> makes them call <code>/v1/v1/messages</code>; the gateway answers 404
+      <q>the path has /v1 twice</q>. Set their base URL to the root, <code>${site.api}</code>. Codex
+      appends <code>/responses</code> and also takes the root. Only the OpenAI SDK and the editors built
+      on it (Cursor, Continue, Zed, Cline's OpenAI Compatible provider) take
+      <code>${site
+        .api}/v1</code> — and doubling it there (<code>/v1/v1</code>) gets the same 404. The
+      set-up scripts take the root, refuse one that ends in <code>/v1</code>, and say why.</p>
+
+      <h2>POST-only routes</h2>
+      <p><code>/v1/chat/completions</code>, <code>/v1/responses</code>, <code>/v1/messages</code>,
+      <code>/v1/messages/count_tokens</code> and <code>/v1/images/generations</code> take POST only.
+      Opening one in a browser (a GET) gets <code>405</code> with <code>Allow: POST</code> — the route
+      exists, the method is wrong. A WebSocket upgrade on <code>/v1/responses</code> gets
+      <code>426</code>: set <code>supports_websockets = false</code> in Codex's provider table.</p>
+
+      <h2>Model not found</h2>
+      <p><code>404</code> <code>model_not_found</code>: the id is neither a catalog id, an alias nor a
+      match of an id pattern. <code>GET /v1/models</code> and the <a href="${site.link(
+        "/catalog",
+      )}">catalog page</a> list the valid ids. Related: <code>400</code> when the model does not serve
+      that route (an image model on Chat Completions), and <code>503</code> when its provider has no
+      credential configured on the gateway (ask its operator).</p>
+
+      <h2>Other statuses</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Status</th>
+            <th>Meaning</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td><code>400</code></td>
+            <td>Malformed JSON or a schema violation; the message names the field
+      path.</td>
+          </tr>
+          <tr>
+            <td><code>413</code></td>
+            <td>The body is larger than the gateway's limit.</td>
+          </tr>
+          <tr>
+            <td><code>429</code></td>
+            <td>The provider's rate limit; <code>Retry-After</code> is forwarded.</td>
+          </tr>
+          <tr>
+            <td><code>502</code></td>
+            <td>The provider failed or rejected the gateway's own credential.</td>
+          </tr>
+        </tbody>
+      </table>
+
+      <h2>What each client shows</h2>
+      <table>
+        <thead>
+          <tr>
+            <th>Client</th>
+            <th>Wrong key (401)</th>
+            <th>Wrong path, doubled <code>/v1</code> (404)</th>
+            <th>Unknown model (404)</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>Claude Code</td>
+            <td><code>Failed to authenticate. API Error: 401 &lt;message&gt;</code>,
+      after a minute or two of retries.</td>
+            <td><q>There's an issue with the selected model (…). It may not
+      exist or you may not have access to it.</q> — Claude Code reads every 404 as a model problem, so
+      check the base URL too.</td>
+            <td>The same model message.</td>
+          </tr>
+          <tr>
+            <td>Codex</td>
+            <td><code>ERROR: unexpected status 401 Unauthorized: &lt;message&gt;, url:
+      …/responses</code></td>
+            <td><code>ERROR: unexpected status 404 Not Found: No route POST …: the path has /v1 twice…,
+      url: …</code></td>
+            <td><code>ERROR:
+      Model "…" is not in the catalog: GET /v1/models lists the valid ids.</code></td>
+          </tr>
+          <tr>
+            <td>OpenAI SDK</td>
+            <td><code>AuthenticationError: 401 &lt;message&gt;</code></td>
+            <td><code>NotFoundError:
+      404 No route POST /v1/v1/chat/completions: the path has /v1 twice…</code></td>
+            <td><code>NotFoundError:
+      404 Model "…" is not in the catalog…</code></td>
+          </tr>
+          <tr>
+            <td>Anthropic SDK</td>
+            <td><code>AuthenticationError: 401 {"type":"error","error":{…}}</code></td>
+            <td><code>NotFoundError:
+      404 {…"the path has /v1 twice…"}</code></td>
+            <td><code>NotFoundError: 404 {…}</code></td>
+          </tr>
+          <tr>
+            <td>Continue, Zed, Cursor, Cline</td>
+            <td colspan="3">The status and the gateway's message in
+      the chat panel or a notification.</td>
+          </tr>
+        </tbody>
+      </table>
+      <p>The set-up scripts tell the two apart before writing anything: <q>the key is wrong</q> for a
+      401, <q>the address is wrong</q> for a route error or a connection failure.</p>
+    `,
+};

@@ -1,0 +1,32 @@
+/**
+ * Every docs page, in navigation order.
+ * @module
+ */
+import { catalogPage } from "./catalog.ts";
+import { claudeCodePage } from "./claude_code.ts";
+import { codexPage } from "./codex.ts";
+import { continuePage, zedPage } from "./config_editors.ts";
+import { clinePage, cursorPage } from "./editors.ts";
+import { errorsPage } from "./errors.ts";
+import type { DocsPage } from "./page.ts";
+import { quickStartPage } from "./quick_start.ts";
+import { referencePage } from "./reference.ts";
+import { anthropicSdkPage, openaiSdkPage } from "./sdks.ts";
+
+export type { DocsPage } from "./page.ts";
+
+/** The pages. */
+export const PAGES: DocsPage[] = [
+  quickStartPage,
+  claudeCodePage,
+  codexPage,
+  cursorPage,
+  continuePage,
+  zedPage,
+  clinePage,
+  openaiSdkPage,
+  anthropicSdkPage,
+  catalogPage,
+  errorsPage,
+  referencePage,
+];
