@@ -10,21 +10,40 @@ export interface SseEvent {
   data: string;
 }
 
-/** Parses one event block (the text between blank lines). Null when it has no data. */
-export function parseEventBlock(block: string): SseEvent | null {
+/** Feeds the lines of a stream one at a time; returns the event a blank line completes. */
+function eventBuilder(): (line: string) => SseEvent | null {
   let event: string | undefined;
-  const data: string[] = [];
-  for (const text of block.split(/\r\n|\r|\n/)) {
-    if (text === "" || text.startsWith(":")) continue;
+  let data: string[] = [];
+  return (text) => {
+    if (text === "") {
+      const done = data.length === 0
+        ? null
+        : event === undefined
+        ? { data: data.join("\n") }
+        : { event, data: data.join("\n") };
+      event = undefined;
+      data = [];
+      return done;
+    }
+    if (text.startsWith(":")) return null;
     const colon = text.indexOf(":");
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? "" : text.slice(colon + 1);
     if (value.startsWith(" ")) value = value.slice(1);
     if (field === "data") data.push(value);
     else if (field === "event") event = value;
+    return null;
+  };
+}
+
+/** Parses one event block (the text between blank lines). Null when it has no data. */
+export function parseEventBlock(block: string): SseEvent | null {
+  const feed = eventBuilder();
+  for (const text of block.split(/\r\n|\r|\n/)) {
+    const event = feed(text);
+    if (event) return event;
   }
-  if (data.length === 0) return null;
-  return event === undefined ? { data: data.join("\n") } : { event, data: data.join("\n") };
+  return feed("");
 }
 
 /** Bytes in, events out. Handles `\n`, `\r\n` and `\r` line ends, multi-line data, comments,
@@ -32,27 +51,10 @@ export function parseEventBlock(block: string): SseEvent | null {
 export function parseSseStep(): Step<Uint8Array, SseEvent> {
   const decoder = new TextDecoder();
   let buffer = "";
-  let event: string | undefined;
-  let data: string[] = [];
-
+  const feed = eventBuilder();
   const line = (text: string, out: Sink<SseEvent>) => {
-    if (text === "") {
-      if (data.length > 0) {
-        out.enqueue(
-          event === undefined ? { data: data.join("\n") } : { event, data: data.join("\n") },
-        );
-      }
-      event = undefined;
-      data = [];
-      return;
-    }
-    if (text.startsWith(":")) return;
-    const colon = text.indexOf(":");
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? "" : text.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") data.push(value);
-    else if (field === "event") event = value;
+    const event = feed(text);
+    if (event) out.enqueue(event);
   };
 
   const drain = (out: Sink<SseEvent>) => {

@@ -26,7 +26,10 @@ function fromObject(obj: Record<string, unknown>): ErrorFacts {
 
 /** Reads the message, code and param out of any error body. */
 export function errorFacts(body: unknown): ErrorFacts {
-  if (typeof body === "string") return { message: body.trim(), code: null, param: null };
+  // A raw body (an HTML error page, say) is quoted, not carried whole.
+  if (typeof body === "string") {
+    return { message: body.trim().slice(0, 500), code: null, param: null };
+  }
   if (body === null || typeof body !== "object") return { message: "", code: null, param: null };
   const obj = body as Record<string, unknown>;
   if (typeof obj.error === "string") return { message: obj.error, code: null, param: null };
