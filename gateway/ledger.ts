@@ -112,10 +112,14 @@ export function openMeter(
   });
 }
 
+/** Chunks read ahead of a slow client: enough that reading the upstream overlaps with writing
+ * to the client, few enough that a slow client holds the upstream back. */
+const READ_AHEAD_CHUNKS = 8;
+
 /** Wraps a response body so the meter closes when it ends, fails, or is cancelled by the
- * client (the cancel reaches the upstream body), optionally running a step over its bytes. Pull-based: a slow client slows the upstream
- * read instead of growing a buffer. One stage, on purpose: each stream stage costs a promise
- * round per chunk. */
+ * client (the cancel reaches the upstream body), optionally running a step over its bytes.
+ * Pull-based with a small read-ahead: a slow client slows the upstream read instead of growing a
+ * buffer. One stage, on purpose: each stream stage costs a promise round per chunk. */
 export function meteredBody(
   body: ReadableStream<Uint8Array>,
   meter: Meter,
@@ -160,5 +164,5 @@ export function meteredBody(
       // Cancelling the upstream body closes its connection: the provider stops generating.
       await reader.cancel(reason).catch(() => {});
     },
-  }, { highWaterMark: 0 });
+  }, { highWaterMark: READ_AHEAD_CHUNKS });
 }
