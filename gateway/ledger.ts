@@ -8,7 +8,6 @@ import type { Pricing } from "../catalog/schema.ts";
 import type { Usage } from "../core/response.ts";
 import { emptyUsage } from "../core/response.ts";
 import type { Store } from "../store/store.ts";
-import type { Sink, Step } from "../core/step.ts";
 
 /** Dollars for `usage` and `images` at `pricing`. Cached reads use the cached price and cache
  * writes the cache-write price, each falling back to the input price. */
@@ -110,87 +109,4 @@ export function openMeter(
     started: Date.now(),
     onError: (error) => deps.log.error("ledger write failed", { error: String(error) }),
   });
-}
-
-/** Chunks read ahead of a slow client: enough that reading the upstream overlaps with writing
- * to the client, few enough that a slow client holds the upstream back. */
-const READ_AHEAD_CHUNKS = 8;
-
-/** The size of the buffer a body is read into. */
-const READ_BUFFER_BYTES = 64 * 1024;
-
-/** Reads a byte stream into one reused buffer (a fetch body allocates a fresh 64 KiB buffer per
- * read otherwise, which showed up as garbage-collection time), handing out exact-size copies;
- * other streams are read as they are. */
-function bytesReader(body: ReadableStream<Uint8Array>): {
-  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
-  cancel(reason?: unknown): Promise<void>;
-} {
-  let byob: ReadableStreamBYOBReader;
-  try {
-    byob = body.getReader({ mode: "byob" });
-  } catch {
-    return body.getReader();
-  }
-  let buffer = new ArrayBuffer(READ_BUFFER_BYTES);
-  return {
-    async read() {
-      const { done, value } = await byob.read(new Uint8Array(buffer));
-      if (done || !value) return { done: true, value: undefined };
-      buffer = value.buffer as ArrayBuffer;
-      return { done: false, value: value.slice() };
-    },
-    cancel: (reason) => byob.cancel(reason),
-  };
-}
-
-/** Wraps a response body so the meter closes when it ends, fails, or is cancelled by the
- * client (the cancel reaches the upstream body), optionally running a step over its bytes.
- * Pull-based with a small read-ahead: a slow client slows the upstream read instead of growing a
- * buffer. One stage, on purpose: each stream stage costs a promise round per chunk. */
-export function meteredBody(
-  body: ReadableStream<Uint8Array>,
-  meter: Meter,
-  status: number,
-  step?: Step<Uint8Array, Uint8Array>,
-): ReadableStream<Uint8Array> {
-  const reader = bytesReader(body);
-  let emitted = false;
-  let target: ReadableStreamDefaultController<Uint8Array> | null = null;
-  // One sink for the step's whole life (steps may keep the sink they were started with).
-  const sink: Sink<Uint8Array> = {
-    enqueue(bytes) {
-      emitted = true;
-      target!.enqueue(bytes);
-    },
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      target = controller;
-      step?.start?.(sink);
-    },
-    async pull(controller) {
-      try {
-        for (emitted = false; !emitted;) {
-          const { done, value } = await reader.read();
-          if (done) {
-            step?.flush?.(sink);
-            meter.close(status);
-            controller.close();
-            return;
-          }
-          if (step) step.transform(value, sink);
-          else sink.enqueue(value);
-        }
-      } catch (error) {
-        meter.close(status, true);
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      meter.close(status, true);
-      // Cancelling the upstream body closes its connection: the provider stops generating.
-      await reader.cancel(reason).catch(() => {});
-    },
-  }, { highWaterMark: READ_AHEAD_CHUNKS });
 }

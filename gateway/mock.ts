@@ -9,7 +9,7 @@ import type { ClientCodec } from "../protocols/codec.ts";
 import { mockResponse, mockStream } from "../providers/mock/mock_reply.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import type { LlmExchange } from "./exchange.ts";
-import { meteredBody } from "./ledger.ts";
+import { meteredBody } from "./metered_body.ts";
 import { meterParts } from "./meter_parts.ts";
 import { stepStream } from "../core/step.ts";
 import { warningHeaders } from "./warnings.ts";

@@ -9,7 +9,7 @@ import type { UpstreamCodec } from "../protocols/codec.ts";
 import { isUsageOnlyChunk } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { sseTapStep } from "./sse_tap.ts";
-import { meteredBody } from "./ledger.ts";
+import { meteredBody } from "./metered_body.ts";
 import { upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";

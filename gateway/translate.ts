@@ -10,7 +10,7 @@ import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
 import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
-import { meteredBody } from "./ledger.ts";
+import { meteredBody } from "./metered_body.ts";
 import { meterParts } from "./meter_parts.ts";
 import { upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
