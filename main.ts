@@ -12,6 +12,7 @@ import { readGatewayConfig } from "./gateway/config.ts";
 import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
 import { startDocsServer } from "./openapi/docs.ts";
+import { keepDeadlineTimer } from "./gateway/deadlines.ts";
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -44,6 +45,7 @@ async function main(args: string[]): Promise<void> {
   }
 
   const app = createApp({ catalog, store, config, fetch: globalThis.fetch, log });
+  keepDeadlineTimer();
   // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
   // setting stops the start before the API listens.
   const docs = await startDocsServer({ gateway: app, catalog, env, hostname, apiPort: port });

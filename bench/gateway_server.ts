@@ -9,6 +9,7 @@
  * @module
  */
 import { createApp } from "../app.ts";
+import { keepDeadlineTimer } from "../gateway/deadlines.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { parseCatalogConfig } from "../catalog/parse_config.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
@@ -32,6 +33,7 @@ async function main(upstream: string): Promise<void> {
   const store = await openStore(":memory:");
   const { key } = await store.createKey("bench");
   const log = consoleLogger({ quiet: Deno.env.get("GATEHOUSE_QUIET") === "1" });
+  keepDeadlineTimer();
   const app = createApp({
     catalog,
     store,
