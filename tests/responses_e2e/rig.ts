@@ -4,52 +4,9 @@
  * streamed answer's SSE events for the checks the SDKs do not make.
  * @module
  */
-import OpenAI from "openai";
-import Anthropic from "@anthropic-ai/sdk";
-import { type Harness, listen, makeHarness } from "../harness.ts";
 import { parseSse } from "../../sse/parse_sse.ts";
 
-/** A gateway pointed at one fake upstream, with both SDKs pointed at the gateway. */
-export interface Rig {
-  harness: Harness;
-  /** The gateway root, e.g. `http://127.0.0.1:1234`. */
-  url: string;
-  openai: OpenAI;
-  anthropic: Anthropic;
-  /** POSTs `body` as JSON to the gateway with the test key. */
-  post(path: string, body: unknown): Promise<Response>;
-  close(): Promise<void>;
-}
-
-/** Starts a non-demo gateway (the built-in catalog) whose providers live at `upstreamUrl`. */
-export async function startRig(upstreamUrl: string): Promise<Rig> {
-  const harness = await makeHarness({
-    demo: false,
-    env: {
-      OPENAI_API_KEY: "sk-upstream-openai",
-      ANTHROPIC_API_KEY: "sk-ant-upstream",
-      GATEHOUSE_OPENAI_URL: upstreamUrl,
-      GATEHOUSE_ANTHROPIC_URL: upstreamUrl,
-    },
-  });
-  const server = listen(harness);
-  return {
-    harness,
-    url: server.url,
-    openai: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: harness.key, maxRetries: 0 }),
-    anthropic: new Anthropic({ baseURL: server.url, apiKey: harness.key, maxRetries: 0 }),
-    post: (path, body) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${harness.key}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    async close() {
-      await server.close();
-      await harness.close();
-    },
-  };
-}
+export { type Rig, startRig } from "../rig.ts";
 
 /** One SSE event with its data parsed. */
 export interface RawEvent {

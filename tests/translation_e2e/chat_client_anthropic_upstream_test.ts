@@ -1,3 +1,4 @@
+import { RIG_ANTHROPIC_KEY } from "../rig.ts";
 /**
  * A Chat Completions client reading Anthropic: every recorded Anthropic transcript, streamed and
  * not, replayed by the recorded fake as the `anthropic` provider and read through
@@ -69,7 +70,7 @@ function checkAnswer(completion: Completion, facts: AnthropicFacts, reasoning: s
 function checkSent(stream: boolean) {
   const sent = lastRequest(upstream);
   assert.equal(sent.path, "/v1/messages");
-  assert.equal(sent.headers["x-api-key"], "x");
+  assert.equal(sent.headers["x-api-key"], RIG_ANTHROPIC_KEY);
   assert.ok(sent.headers["anthropic-version"]);
   const body = sent.body as Record<string, unknown>;
   assert.equal(body.model, UPSTREAM_MODEL);

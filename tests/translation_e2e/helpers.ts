@@ -5,52 +5,10 @@
  * names).
  * @module
  */
-import OpenAI from "openai";
-import Anthropic from "@anthropic-ai/sdk";
-import { type Harness, listen, makeHarness } from "../harness.ts";
 import { type FakeServer, type RecordedRequest, startFakeServer } from "../fakes/fake_server.ts";
 import { parseSse, type SseEvent } from "../../sse/parse_sse.ts";
 
-/** A gateway with both providers pointed at `upstreamUrl`, and the two SDKs pointed at it. */
-export interface Rig {
-  harness: Harness;
-  url: string;
-  openai: OpenAI;
-  anthropic: Anthropic;
-  /** POST a JSON body to the gateway with the test key. */
-  post(path: string, body: unknown): Promise<Response>;
-  close(): Promise<void>;
-}
-
-/** Starts a non-demo gateway whose `anthropic` and `openai` providers live at `upstreamUrl`. */
-export async function startRig(upstreamUrl: string): Promise<Rig> {
-  const harness = await makeHarness({
-    demo: false,
-    env: {
-      OPENAI_API_KEY: "x",
-      ANTHROPIC_API_KEY: "x",
-      GATEHOUSE_OPENAI_URL: upstreamUrl,
-      GATEHOUSE_ANTHROPIC_URL: upstreamUrl,
-    },
-  });
-  const server = listen(harness);
-  return {
-    harness,
-    url: server.url,
-    openai: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: harness.key, maxRetries: 0 }),
-    anthropic: new Anthropic({ baseURL: server.url, apiKey: harness.key, maxRetries: 0 }),
-    post: (path, body) =>
-      fetch(`${server.url}${path}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${harness.key}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    async close() {
-      await server.close();
-      await harness.close();
-    },
-  };
-}
+export { type Rig, startRig } from "../rig.ts";
 
 /** The last request a fake received (fails loudly when there was none). */
 export function lastRequest(fake: { requests: RecordedRequest[] }): RecordedRequest {

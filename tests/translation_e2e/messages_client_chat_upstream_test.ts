@@ -1,3 +1,4 @@
+import { RIG_OPENAI_KEY } from "../rig.ts";
 /**
  * A Messages client reading Chat Completions: every recorded chat transcript (OpenAI text,
  * DeepSeek's tool call with `reasoning_content`, xAI's tool call), streamed and not, replayed by
@@ -69,7 +70,7 @@ function checkAnswer(message: Anthropic.Message, facts: ChatFacts) {
 function checkSent(stream: boolean) {
   const sent = lastRequest(upstream);
   assert.equal(sent.path, "/v1/chat/completions");
-  assert.equal(sent.headers["authorization"], "Bearer x");
+  assert.equal(sent.headers["authorization"], `Bearer ${RIG_OPENAI_KEY}`);
   const body = sent.body as Record<string, unknown>;
   assert.equal(body.model, MODEL);
   assert.deepEqual(body.messages, [
