@@ -11,6 +11,17 @@ import type { GatewayDeps } from "../gateway/exchange.ts";
 import { memoryLogger } from "../gateway/log.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
 
+/** The environment that points both built-in providers at one fake upstream root, with
+ * credentials the fakes can check for. */
+export function upstreamEnv(url: string): Record<string, string> {
+  return {
+    OPENAI_API_KEY: "sk-upstream-openai",
+    ANTHROPIC_API_KEY: "sk-ant-upstream",
+    GATEHOUSE_OPENAI_URL: url,
+    GATEHOUSE_ANTHROPIC_URL: url,
+  };
+}
+
 /** Options for a test gateway. */
 export interface HarnessOptions {
   /** Environment seen by the catalog and config (provider keys, URL overrides). */

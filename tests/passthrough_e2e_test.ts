@@ -5,19 +5,14 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { listen, makeHarness } from "./harness.ts";
+import { listen, makeHarness, upstreamEnv } from "./harness.ts";
 import { startRecordedUpstream } from "./fakes/recorded_upstream.ts";
 import { loadChunks, loadJson } from "./fakes/fixtures.ts";
 
 const upstream = startRecordedUpstream();
 const h = await makeHarness({
   demo: false,
-  env: {
-    OPENAI_API_KEY: "sk-upstream-openai",
-    ANTHROPIC_API_KEY: "sk-ant-upstream",
-    GATEHOUSE_OPENAI_URL: upstream.url,
-    GATEHOUSE_ANTHROPIC_URL: upstream.url,
-  },
+  env: upstreamEnv(upstream.url),
 });
 const server = listen(h);
 const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: h.key, maxRetries: 0 });

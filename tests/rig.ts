@@ -6,11 +6,11 @@
  */
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { type Harness, listen, makeHarness } from "./harness.ts";
+import { type Harness, listen, makeHarness, upstreamEnv } from "./harness.ts";
 
 /** The provider credentials the rig's gateway sends upstream (what fakes see). */
-export const RIG_OPENAI_KEY = "sk-upstream-openai";
-export const RIG_ANTHROPIC_KEY = "sk-ant-upstream";
+export const RIG_OPENAI_KEY = upstreamEnv("").OPENAI_API_KEY!;
+export const RIG_ANTHROPIC_KEY = upstreamEnv("").ANTHROPIC_API_KEY!;
 
 /** A gateway pointed at one fake upstream, with both SDKs pointed at the gateway. */
 export interface Rig {
@@ -28,12 +28,7 @@ export interface Rig {
 export async function startRig(upstreamUrl: string): Promise<Rig> {
   const harness = await makeHarness({
     demo: false,
-    env: {
-      OPENAI_API_KEY: RIG_OPENAI_KEY,
-      ANTHROPIC_API_KEY: RIG_ANTHROPIC_KEY,
-      GATEHOUSE_OPENAI_URL: upstreamUrl,
-      GATEHOUSE_ANTHROPIC_URL: upstreamUrl,
-    },
+    env: upstreamEnv(upstreamUrl),
   });
   const server = listen(harness);
   return {

@@ -4,7 +4,7 @@
  * result back, and the upstream answers with the file's line.
  */
 import assert from "node:assert/strict";
-import { listen, makeHarness } from "../harness.ts";
+import { listen, makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import { requireBinary, runClient } from "./real_clients.ts";
 
@@ -13,12 +13,7 @@ async function roundTrip(mode: "native" | "remapped") {
   const upstream = startScriptedUpstream();
   const h = await makeHarness({
     demo: false,
-    env: {
-      OPENAI_API_KEY: "sk-upstream",
-      ANTHROPIC_API_KEY: "sk-ant-upstream",
-      GATEHOUSE_OPENAI_URL: upstream.url,
-      GATEHOUSE_ANTHROPIC_URL: upstream.url,
-    },
+    env: upstreamEnv(upstream.url),
   });
   const server = listen(h);
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-" });

@@ -12,7 +12,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { makeHarness } from "../harness.ts";
+import { makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import type { LlmWire } from "../fakes/scripted_conversation.ts";
 import { requireBinary, runClient } from "./real_clients.ts";
@@ -99,12 +99,7 @@ async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
   const upstream = startScriptedUpstream();
   const h = await makeHarness({
     demo: false,
-    env: {
-      OPENAI_API_KEY: "sk-upstream",
-      ANTHROPIC_API_KEY: "sk-ant-upstream",
-      GATEHOUSE_OPENAI_URL: upstream.url,
-      GATEHOUSE_ANTHROPIC_URL: upstream.url,
-    },
+    env: upstreamEnv(upstream.url),
   });
   const seen: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
