@@ -60,10 +60,9 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
     timedOut = true;
     controller.abort();
   });
-  if (request.signal.aborted) controller.abort(request.signal.reason);
-  else {request.signal.addEventListener("abort", () => controller.abort(request.signal.reason), {
-      once: true,
-    });}
+  const onAbort = () => controller.abort(request.signal.reason);
+  if (request.signal.aborted) onAbort();
+  else request.signal.addEventListener("abort", onAbort, { once: true });
   const signal = controller.signal;
   try {
     return await request.fetch(`${provider.baseUrl}${request.path}`, {
