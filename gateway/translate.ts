@@ -5,6 +5,7 @@
  * @module
  */
 import type { Warning } from "../core/convert.ts";
+import { GatewayError } from "../core/errors.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
@@ -17,6 +18,22 @@ import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 import { warningHeaders } from "./warnings.ts";
 import type { ResponseKeeper } from "./response_chain.ts";
+
+/** The upstream's success body as JSON; a body that is not JSON is the provider's failure. */
+async function upstreamJson(response: Response, provider: string): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new GatewayError(
+      "upstream",
+      502,
+      `Provider "${provider}" answered HTTP ${response.status} with a body that is not JSON: ` +
+        `${text.slice(0, 200)}`,
+      { code: "upstream_invalid_response" },
+    );
+  }
+}
 
 /** Sends an already-decoded request through `upstream` and answers in `client`'s wire. */
 export async function translate(
@@ -66,7 +83,10 @@ export async function translate(
     });
   }
 
-  const decoded = upstream.decodeResponse(await response.json(), upstreamRequest);
+  const decoded = upstream.decodeResponse(
+    await upstreamJson(response, model.provider.name),
+    upstreamRequest,
+  );
   meter.add(decoded.value.usage);
   await keeper?.complete(decoded.value);
   const encodedResponse = client.encodeResponse(decoded.value, ctx);

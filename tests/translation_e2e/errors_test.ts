@@ -273,3 +273,23 @@ Deno.test({
     await upstream.close();
   },
 });
+
+Deno.test("a 200 whose body is not JSON is a 502 naming the provider, not a gateway crash", async () => {
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("<html>maintenance</html>", { headers: { "content-type": "text/html" } }),
+  );
+  const rig = await startRig(`http://127.0.0.1:${upstream.addr.port}`);
+  try {
+    const response = await rig.post("/v1/chat/completions", {
+      model: "claude-sonnet-5",
+      messages: [{ role: "user", content: "Hi" }],
+    });
+    assert.equal(response.status, 502);
+    const body = await response.json();
+    assert.match(body.error.message, /Provider "anthropic".*not JSON.*maintenance/);
+  } finally {
+    await rig.close();
+    await upstream.shutdown();
+  }
+});
