@@ -8,7 +8,12 @@ import { listen, makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import { requireBinary, runClient } from "./real_clients.ts";
 
-async function roundTrip(mode: "native" | "remapped") {
+/** `slot` picks the remapped model: sonnet → the previous family (a chat upstream), opus → the
+ * flagship tier (a Responses upstream). */
+async function roundTrip(
+  mode: "native" | "remapped",
+  slot: "sonnet" | "opus" = "sonnet",
+) {
   const claude = requireBinary("claude");
   const upstream = startScriptedUpstream();
   const h = await makeHarness({
@@ -18,7 +23,9 @@ async function roundTrip(mode: "native" | "remapped") {
   const server = listen(h);
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-" });
   try {
-    const secret = `the lighthouse keeper is ${mode}-${crypto.randomUUID().slice(0, 8)}`;
+    const secret = `the lighthouse keeper is ${mode}-${
+      crypto.randomUUID().slice(0, 8)
+    }`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const defaults = h.deps.catalog.setupDefaults;
@@ -28,7 +35,7 @@ async function roundTrip(mode: "native" | "remapped") {
         ANTHROPIC_DEFAULT_SONNET_MODEL: defaults.previous,
         ANTHROPIC_DEFAULT_HAIKU_MODEL: defaults.previous_mini,
         CLAUDE_CODE_SUBAGENT_MODEL: defaults.previous_mini,
-        ANTHROPIC_MODEL: "sonnet",
+        ANTHROPIC_MODEL: slot,
       }
       : {};
     const run = await runClient(claude, [
@@ -55,7 +62,9 @@ async function roundTrip(mode: "native" | "remapped") {
       assert.deepEqual([...wires], ["anthropic"]);
       assert.ok(llmRequests.every((r) => r.path === "/v1/messages"));
       assert.ok(
-        llmRequests.some((r) => (r.body as { model: string }).model.startsWith("claude-")),
+        llmRequests.some((r) =>
+          (r.body as { model: string }).model.startsWith("claude-")
+        ),
       );
     } else {
       assert.ok(
@@ -65,7 +74,12 @@ async function roundTrip(mode: "native" | "remapped") {
       const models = new Set(
         llmRequests.map((r) => (r.body as { model: string }).model),
       );
-      assert.ok(models.has(defaults.previous), `upstream saw ${[...models]}`);
+      const expected = slot === "opus" ? defaults.flagship : defaults.previous;
+      assert.ok(models.has(expected), `upstream saw ${[...models]}`);
+      assert.ok(
+        wires.has(slot === "opus" ? "responses" : "chat"),
+        `wires: ${[...wires]}`,
+      );
     }
     const kinds = upstream.steps.map((s) => s.step.kind);
     assert.ok(
@@ -82,5 +96,7 @@ async function roundTrip(mode: "native" | "remapped") {
 
 Deno.test("Claude Code, native mode: a Claude model behind the Anthropic upstream", () =>
   roundTrip("native"));
-Deno.test("Claude Code, remapped slots: catalog GPT models behind OpenAI upstreams", () =>
-  roundTrip("remapped"));
+Deno.test("Claude Code, remapped sonnet slot: the previous GPT family behind a chat upstream", () =>
+  roundTrip("remapped", "sonnet"));
+Deno.test("Claude Code, remapped opus slot: the flagship tier behind a Responses upstream", () =>
+  roundTrip("remapped", "opus"));

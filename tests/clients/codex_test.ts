@@ -21,12 +21,17 @@ import { requireBinary, runClient } from "./real_clients.ts";
 function startProxyTrap() {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const attempts: string[] = [];
-  const refuse = new TextEncoder().encode("HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n");
+  const refuse = new TextEncoder().encode(
+    "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n",
+  );
   const serving = (async () => {
     for await (const conn of listener) {
       const buffer = new Uint8Array(1024);
       const n = await conn.read(buffer).catch(() => null);
-      attempts.push(new TextDecoder().decode(buffer.subarray(0, n ?? 0)).split("\r\n")[0] ?? "");
+      attempts.push(
+        new TextDecoder().decode(buffer.subarray(0, n ?? 0)).split("\r\n")[0] ??
+          "",
+      );
       await conn.write(refuse).catch(() => 0);
       conn.close();
     }
@@ -102,21 +107,33 @@ async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
     env: upstreamEnv(upstream.url),
   });
   const seen: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+  const server = Deno.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    onListen: () => {},
+  }, (req) => {
     seen.push(`${req.method} ${new URL(req.url).pathname}`);
     return h.app.fetch(req);
   });
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-" });
   try {
-    const secret = `the lighthouse keeper is ${model}-${crypto.randomUUID().slice(0, 8)}`;
+    const secret = `the lighthouse keeper is ${model}-${
+      crypto.randomUUID().slice(0, 8)
+    }`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const codexHome = `${home}/codex`;
     await Deno.mkdir(codexHome);
     const root = `http://127.0.0.1:${server.addr.port}`;
-    await Deno.writeTextFile(`${codexHome}/config.toml`, codexConfig(model, root));
-    await Deno.writeTextFile(`${codexHome}/auth.json`, JSON.stringify({ OPENAI_API_KEY: h.key }));
+    await Deno.writeTextFile(
+      `${codexHome}/config.toml`,
+      codexConfig(model, root),
+    );
+    await Deno.writeTextFile(
+      `${codexHome}/auth.json`,
+      JSON.stringify({ OPENAI_API_KEY: h.key }),
+    );
 
     const run = await runClient(
       codex,
@@ -133,19 +150,35 @@ async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
       { cwd: home, timeoutMs: 120_000 },
     );
 
-    assert.equal(run.code, 0, `codex exited ${run.code}: ${run.stderr}\n${run.stdout}`);
-    assert.ok(run.stdout.includes(secret), `stdout lacks the secret line:\n${run.stdout}`);
-    const events = run.stdout.split("\n").filter((l) => l.trim() !== "").map((l) =>
-      JSON.parse(l) as ExecEvent
+    assert.equal(
+      run.code,
+      0,
+      `codex exited ${run.code}: ${run.stderr}\n${run.stdout}`,
     );
-    const items = events.flatMap((e) => e.type === "item.completed" && e.item ? [e.item] : []);
+    assert.ok(
+      run.stdout.includes(secret),
+      `stdout lacks the secret line:\n${run.stdout}`,
+    );
+    const events = run.stdout.split("\n").filter((l) => l.trim() !== "").map((
+      l,
+    ) => JSON.parse(l) as ExecEvent);
+    const items = events.flatMap((e) =>
+      e.type === "item.completed" && e.item ? [e.item] : []
+    );
     const command = items.find((i) => i.type === "command_execution");
     assert.ok(command, `no command ran: ${run.stdout}`);
-    assert.ok(command.command?.includes(`cat ${file}`), `ran ${command.command}`);
+    assert.ok(
+      command.command?.includes(`cat ${file}`),
+      `ran ${command.command}`,
+    );
     assert.equal(command.exit_code, 0);
     assert.equal(command.aggregated_output, `${secret}\nsecond line\n`);
     const answer = items.filter((i) => i.type === "agent_message").at(-1);
-    assert.match(answer?.text ?? "", /^Tool said: /, `final answer: ${answer?.text}`);
+    assert.match(
+      answer?.text ?? "",
+      /^Tool said: /,
+      `final answer: ${answer?.text}`,
+    );
     assert.equal(events.at(-1)?.type, "turn.completed");
 
     assert.deepEqual(
@@ -154,18 +187,34 @@ async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
       "the upstream saw a tool call turn, then a text turn, in its own wire",
     );
     const first = upstream.steps[0]?.step;
-    assert.ok(first?.kind === "tool_call" && first.name === "exec_command", "exec_command call");
+    assert.ok(
+      first?.kind === "tool_call" && first.name === "exec_command",
+      "exec_command call",
+    );
     assert.deepEqual(first.input, { cmd: `cat ${file}` });
     const llm = upstream.requests.filter((r) => r.method === "POST");
-    assert.ok(llm.every((r) => r.path === upstreamPath), `paths ${llm.map((r) => r.path)}`);
+    assert.ok(
+      llm.every((r) => r.path === upstreamPath),
+      `paths ${llm.map((r) => r.path)}`,
+    );
     assert.deepEqual(llm.map((r) => (r.body as { model?: string }).model), [
       upstreamModel,
       upstreamModel,
     ]);
-    assert.ok(!llm[0]!.rawBody.includes(secret), "the secret is not known before the command");
-    assert.ok(llm[1]!.rawBody.includes(secret), "the command's output went back upstream");
+    assert.ok(
+      !llm[0]!.rawBody.includes(secret),
+      "the secret is not known before the command",
+    );
+    assert.ok(
+      llm[1]!.rawBody.includes(secret),
+      "the command's output went back upstream",
+    );
 
-    assert.deepEqual(seen, ["POST /responses", "POST /responses"], "Codex used plain HTTP");
+    assert.deepEqual(
+      seen,
+      ["POST /responses", "POST /responses"],
+      "Codex used plain HTTP",
+    );
     assert.deepEqual(trap.attempts, [], "Codex tried to reach the network");
   } finally {
     await trap.close();
