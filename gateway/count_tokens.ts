@@ -5,7 +5,6 @@
  */
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
 import { countRequestTokens } from "../tokens/count_tokens.ts";
-import { GatewayError } from "../core/errors.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { LlmRequest } from "./handle_llm.ts";
 import { openMeter } from "./ledger.ts";
@@ -35,7 +34,7 @@ export async function handleCountTokens(deps: GatewayDeps, request: LlmRequest):
       headers,
     });
   } catch (error) {
-    meter.close(error instanceof GatewayError ? error.status : 500);
+    meter.fail(error, request.signal.aborted);
     throw error;
   }
 }

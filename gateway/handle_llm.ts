@@ -5,7 +5,6 @@
  * @module
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
-import { GatewayError } from "../core/errors.ts";
 import type { Converted } from "../core/convert.ts";
 import type { CoreRequest, Wire } from "../core/request.ts";
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
@@ -105,10 +104,7 @@ export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise
     if (!codec) return await respondWithMock(exchange, client, fitted.value, warnings, keeper);
     return await translate(exchange, client, codec, fitted.value, warnings, keeper);
   } catch (error) {
-    meter.close(
-      error instanceof GatewayError ? error.status : request.signal.aborted ? 499 : 500,
-      request.signal.aborted,
-    );
+    meter.fail(error, request.signal.aborted);
     throw error;
   }
 }

@@ -3,7 +3,6 @@
  * answered by the mock provider. Images and any token usage go to the ledger.
  * @module
  */
-import { GatewayError } from "../core/errors.ts";
 import { upstreamError } from "../protocols/upstream_error.ts";
 import { mockImages } from "../providers/mock/mock_image.ts";
 import type { KeyRecord } from "../store/store.ts";
@@ -82,7 +81,7 @@ export async function handleImages(deps: GatewayDeps, request: ImagesRequest): P
     if (retry) headers.set("retry-after", retry);
     return new Response(text, { status: response.status, headers });
   } catch (error) {
-    meter.close(error instanceof GatewayError ? error.status : 500, request.signal.aborted);
+    meter.fail(error, request.signal.aborted);
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import type { Pricing } from "../catalog/schema.ts";
 import type { Usage } from "../core/response.ts";
 import { emptyUsage } from "../core/response.ts";
 import type { Store } from "../store/store.ts";
+import { GatewayError } from "../core/errors.ts";
 
 /** Dollars for `usage` and `images` at `pricing`. Cached reads use the cached price and cache
  * writes the cache-write price, each falling back to the input price. */
@@ -61,6 +62,12 @@ export class Meter {
 
   get usage(): Usage {
     return { ...this.#usage };
+  }
+
+  /** Closes for a request that failed with `error`: its own status for a gateway error, 499
+   * when the client went away, else 500. */
+  fail(error: unknown, aborted: boolean): void {
+    this.close(error instanceof GatewayError ? error.status : aborted ? 499 : 500, aborted);
   }
 
   /** Writes the record; later calls do nothing. */

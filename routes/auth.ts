@@ -62,10 +62,9 @@ export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
   return async function apiKeyAuth(c, next) {
     const spec = c.get("spec");
     if (!spec.auth) return await next();
-    const presented = presentedKey(
-      c.req.raw.headers,
-      spec.envelope === "anthropic" || spec.route.path.startsWith("/v1/models"),
-    );
+    // The route table says which routes take `x-api-key` (their security lists apiKeyHeader).
+    const acceptsXApiKey = spec.route.security?.some((s) => "apiKeyHeader" in s) ?? false;
+    const presented = presentedKey(c.req.raw.headers, acceptsXApiKey);
     if ("problem" in presented) {
       throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
     }
