@@ -9,6 +9,7 @@
 import { createApp } from "./app.ts";
 import { loadCatalog } from "./catalog/load.ts";
 import { readGatewayConfig } from "./gateway/config.ts";
+import { createUpstreamClient } from "./gateway/upstream_client.ts";
 import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
 import { startDocsServer } from "./openapi/docs.ts";
@@ -44,7 +45,8 @@ async function main(args: string[]): Promise<void> {
     );
   }
 
-  const app = createApp({ catalog, store, config, fetch: globalThis.fetch, log });
+  const upstream = createUpstreamClient(config.upstreamClient);
+  const app = createApp({ catalog, store, config, fetch: upstream.fetch, log });
   keepDeadlineTimer();
   // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
   // setting stops the start before the API listens.
@@ -70,6 +72,7 @@ async function main(args: string[]): Promise<void> {
   Deno.addSignalListener("SIGTERM", stop);
   await server.finished;
   await docs.finished;
+  upstream.close();
   await store.close();
 }
 

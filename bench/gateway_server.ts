@@ -18,6 +18,7 @@ import { openStore } from "../store/open_store.ts";
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "./bench_catalog.ts";
 import { announce, exitWithParent } from "./child.ts";
 import { profileCommands } from "./cpu_profile.ts";
+import { createUpstreamClient } from "../gateway/upstream_client.ts";
 
 /** The environment the catalog and config see: only the bench credential, so no
  * `GATEHOUSE_*_URL` override of the caller's shell can send traffic elsewhere. */
@@ -34,11 +35,15 @@ async function main(upstream: string): Promise<void> {
   const { key } = await store.createKey("bench");
   const log = consoleLogger({ quiet: Deno.env.get("GATEHOUSE_QUIET") === "1" });
   keepDeadlineTimer();
+  // GATEHOUSE_UPSTREAM_CLIENT=fetch in the driver's environment measures the runtime's fetch.
+  const config = readGatewayConfig((name) =>
+    name === "GATEHOUSE_UPSTREAM_CLIENT" ? Deno.env.get(name) : benchEnv(name)
+  );
   const app = createApp({
     catalog,
     store,
-    config: readGatewayConfig(benchEnv),
-    fetch: globalThis.fetch,
+    config,
+    fetch: createUpstreamClient(config.upstreamClient).fetch,
     log,
   });
   const server = Deno.serve({

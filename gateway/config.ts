@@ -15,7 +15,24 @@ export interface GatewayConfig {
   mockDelayMs: number;
   /** Upstream request timeout until response headers, ms (`GATEHOUSE_UPSTREAM_TIMEOUT_MS`). */
   upstreamTimeoutMs: number;
+  /** How upstream calls are made (`GATEHOUSE_UPSTREAM_CLIENT`): the gateway's own pooled
+   * HTTP/1.1 client, or the runtime's `fetch` (the default when a proxy variable is set, since
+   * only `fetch` honours `HTTPS_PROXY`). */
+  upstreamClient: UpstreamClientKind;
 }
+
+/** The upstream client choices. */
+export type UpstreamClientKind = "http1" | "fetch";
+
+/** The proxy variables Deno's `fetch` honours. */
+const PROXY_VARIABLES = [
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "ALL_PROXY",
+  "all_proxy",
+];
 
 const MIB = 1024 * 1024;
 
@@ -59,11 +76,17 @@ export function readGatewayConfig(env: (name: string) => string | undefined): Ga
       throw new Error(`${name}="${raw}" is not a URL.`);
     }
   };
+  const client = env("GATEHOUSE_UPSTREAM_CLIENT");
+  if (client !== undefined && client !== "" && client !== "http1" && client !== "fetch") {
+    throw new Error(`GATEHOUSE_UPSTREAM_CLIENT="${client}" is not one of: http1, fetch.`);
+  }
+  const proxied = PROXY_VARIABLES.some((name) => Boolean(env(name)));
   return {
     maxBody,
     publicBaseUrl: url("PUBLIC_BASE_URL"),
     docsUrl: url("DOCS_URL"),
     mockDelayMs: number("GATEHOUSE_MOCK_DELAY_MS", 0),
     upstreamTimeoutMs: number("GATEHOUSE_UPSTREAM_TIMEOUT_MS", 600_000),
+    upstreamClient: client === "http1" || client === "fetch" ? client : proxied ? "fetch" : "http1",
   };
 }

@@ -2,6 +2,7 @@
  * The state of one language-model request as it moves through the gateway.
  * @module
  */
+import type { UpstreamFetch } from "../http1/client.ts";
 import type { Catalog, ResolvedModel } from "../catalog/catalog.ts";
 import type { Wire } from "../core/request.ts";
 import type { KeyRecord, Store } from "../store/store.ts";
@@ -20,7 +21,7 @@ export interface GatewayDeps {
   catalog: Catalog;
   store: Store;
   config: GatewayConfig;
-  fetch: typeof fetch;
+  fetch: UpstreamFetch;
   log: Logger;
 }
 

@@ -6,6 +6,7 @@
 import type { ResolvedProvider } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
 import { deadline } from "./deadlines.ts";
+import type { UpstreamFetch } from "../http1/client.ts";
 
 /** The Anthropic API version sent when the client named none. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -24,7 +25,7 @@ export interface UpstreamRequest {
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
   signal: AbortSignal;
-  fetch: typeof fetch;
+  fetch: UpstreamFetch;
   timeoutMs: number;
 }
 

@@ -7,6 +7,7 @@ import { createApp } from "../app.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { loadCatalog } from "../catalog/load.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
+import { createUpstreamClient } from "../gateway/upstream_client.ts";
 import type { GatewayDeps } from "../gateway/exchange.ts";
 import { memoryLogger } from "../gateway/log.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
@@ -51,11 +52,13 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
   const store = openSqliteStore(":memory:");
   const { key } = await store.createKey("test");
   const log = memoryLogger();
+  const config = readGatewayConfig(env);
+  const upstream = createUpstreamClient(config.upstreamClient);
   const deps: GatewayDeps = {
     catalog,
     store,
-    config: readGatewayConfig(env),
-    fetch: globalThis.fetch,
+    config,
+    fetch: upstream.fetch,
     log,
   };
   const app = createApp(deps);
@@ -73,7 +76,10 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
       }
       return Promise.resolve(app.request(path, { ...init, headers, body }));
     },
-    close: () => store.close(),
+    close: () => {
+      upstream.close();
+      return store.close();
+    },
   };
 }
 

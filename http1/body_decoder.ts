@@ -1,0 +1,129 @@
+/**
+ * Response body framing (RFC 9112 §6): by `Content-Length`, by chunked transfer coding, or up to
+ * the connection's close. A decoder takes the bytes as they are read and hands back the body
+ * bytes in them, and, once the body has ended, the bytes after it.
+ * @module
+ */
+
+/** What one call to {@link BodyDecoder.push} found. */
+export interface Decoded {
+  /** Body bytes, as views into the input (copy them before the input buffer is reused). */
+  data: Uint8Array[];
+  /** True once the body has ended. */
+  done: boolean;
+  /** Input after the end of the body (nonempty only when `done`). */
+  rest: Uint8Array;
+}
+
+/** A stateful framing decoder for one response body. */
+export interface BodyDecoder {
+  push(input: Uint8Array): Decoded;
+  /** Called at end of input: true when the body is complete there (close-delimited bodies). */
+  end(): boolean;
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** A body of exactly `length` bytes. */
+export function lengthDecoder(length: number): BodyDecoder {
+  let remaining = length;
+  return {
+    push(input) {
+      const take = Math.min(remaining, input.length);
+      remaining -= take;
+      return {
+        data: take > 0 ? [input.subarray(0, take)] : [],
+        done: remaining === 0,
+        rest: remaining === 0 ? input.subarray(take) : EMPTY,
+      };
+    },
+    end: () => remaining === 0,
+  };
+}
+
+/** A body that runs until the server closes the connection. */
+export function closeDelimitedDecoder(): BodyDecoder {
+  return {
+    push: (input) => ({ data: input.length > 0 ? [input] : [], done: false, rest: EMPTY }),
+    end: () => true,
+  };
+}
+
+/** The longest chunk-size or trailer line accepted. */
+const MAX_LINE = 8 * 1024;
+
+/** Chunked transfer coding: hex sizes with optional extensions, data, and optional trailers,
+ * across reads split at any byte. */
+export function chunkedDecoder(): BodyDecoder {
+  type State = "size" | "data" | "data_end" | "trailer" | "done";
+  let state: State = "size";
+  let line = "";
+  let remaining = 0;
+
+  /** Consumes one line ending at LF from `input` at `i`; returns the index after it or -1. */
+  const takeLine = (input: Uint8Array, i: number): number => {
+    const lf = input.indexOf(10, i);
+    const stop = lf === -1 ? input.length : lf;
+    for (let j = i; j < stop; j++) line += String.fromCharCode(input[j]!);
+    if (line.length > MAX_LINE) throw new Error("a chunk-size or trailer line is too long");
+    return lf === -1 ? -1 : lf + 1;
+  };
+
+  return {
+    push(input) {
+      const data: Uint8Array[] = [];
+      let i = 0;
+      while (i < input.length && state !== "done") {
+        switch (state) {
+          case "size": {
+            const next = takeLine(input, i);
+            if (next === -1) return { data, done: false, rest: EMPTY };
+            i = next;
+            const size = line.replace(/\r$/, "").split(";")[0]!.trim();
+            line = "";
+            if (!/^[0-9a-fA-F]{1,12}$/.test(size)) {
+              throw new Error(`malformed chunk size ${JSON.stringify(size.slice(0, 20))}`);
+            }
+            remaining = parseInt(size, 16);
+            state = remaining === 0 ? "trailer" : "data";
+            break;
+          }
+          case "data": {
+            const take = Math.min(remaining, input.length - i);
+            data.push(input.subarray(i, i + take));
+            i += take;
+            remaining -= take;
+            if (remaining === 0) state = "data_end";
+            break;
+          }
+          case "data_end": {
+            const next = takeLine(input, i);
+            if (next === -1) return { data, done: false, rest: EMPTY };
+            i = next;
+            const extra = line.replace(/\r$/, "");
+            line = "";
+            if (extra !== "") throw new Error("a chunk's data is longer than its size says");
+            state = "size";
+            break;
+          }
+          case "trailer": {
+            const next = takeLine(input, i);
+            if (next === -1) return { data, done: false, rest: EMPTY };
+            i = next;
+            const field = line.replace(/\r$/, "");
+            line = "";
+            // Trailer fields carry nothing the gateway uses; the empty line ends the body.
+            if (field === "") state = "done";
+            break;
+          }
+          default: {
+            const never: never = state;
+            throw new Error(`unknown state ${never}`);
+          }
+        }
+      }
+      return { data, done: state === "done", rest: state === "done" ? input.subarray(i) : EMPTY };
+    },
+    end: () => state === "done",
+  };
+}

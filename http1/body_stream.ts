@@ -1,0 +1,75 @@
+/**
+ * A response body as a `ReadableStream`: each pull reads the socket once and hands out, as one
+ * chunk, every body byte that read brought. Chunks that arrive together leave together (one
+ * enqueue, one write to the client) instead of one stream round trip per upstream chunk.
+ * @module
+ */
+import type { BodyDecoder } from "./body_decoder.ts";
+import type { Connection } from "./connection.ts";
+
+/** How a body stream ends. */
+export interface BodyEnd {
+  /** The body ended cleanly with nothing after it: the connection may carry another request. */
+  complete(reusable: boolean): void;
+  /** The body failed or was cancelled: the connection is closed. */
+  abandon(): void;
+  /** Maps a read failure to the error the reader sees (the abort reason after an abort). */
+  failure(error: unknown): unknown;
+}
+
+/** Joins `parts` into one fresh array (the parts are views into a reused read buffer). */
+function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (parts.length === 1) return parts[0]!.slice();
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const joined = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}
+
+/** The body read from `connection` through `decoder`, starting with `first` (body bytes that
+ * arrived with the head). */
+export function bodyStream(
+  connection: Connection,
+  decoder: BodyDecoder,
+  first: Uint8Array,
+  end: BodyEnd,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  let pending: Uint8Array | null = first.length > 0 ? first : null;
+  return new ReadableStream<Uint8Array<ArrayBuffer>>({
+    async pull(controller) {
+      try {
+        for (;;) {
+          const input = pending ?? await connection.read();
+          pending = null;
+          if (input === null) {
+            if (!decoder.end()) {
+              throw new Error("the upstream closed the connection before the body ended");
+            }
+            end.complete(false);
+            controller.close();
+            return;
+          }
+          const { data, done, rest } = decoder.push(input);
+          if (data.length > 0) controller.enqueue(copyOut(data));
+          if (done) {
+            end.complete(rest.length === 0);
+            controller.close();
+            return;
+          }
+          if (data.length > 0) return;
+        }
+      } catch (error) {
+        end.abandon();
+        controller.error(end.failure(error));
+      }
+    },
+    cancel() {
+      end.abandon();
+    },
+  }, { highWaterMark: 0 });
+}

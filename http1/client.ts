@@ -1,0 +1,267 @@
+/**
+ * The gateway's upstream HTTP/1.1 client: a `fetch`-shaped call over pooled keep-alive
+ * connections.
+ *
+ * Why not `fetch`: reading a `fetch` body from JavaScript costs one runtime round trip per chunk
+ * the provider wrote (a streamed answer is hundreds), and that capped streamed throughput at a
+ * third of a plain proxy's. Reading the socket directly returns everything that has arrived in
+ * one read. The bench (`deno task bench`) measures the difference.
+ *
+ * Scope: what the gateway sends, which is a request with a string or byte body, answered by
+ * HTTP/1.1 (ALPN `http/1.1` over TLS). Set `GATEHOUSE_UPSTREAM_CLIENT=fetch` to use the
+ * runtime's `fetch` instead (for example to go through `HTTPS_PROXY`).
+ * @module
+ */
+import { bodyStream } from "./body_stream.ts";
+import {
+  type BodyDecoder,
+  chunkedDecoder,
+  closeDelimitedDecoder,
+  lengthDecoder,
+} from "./body_decoder.ts";
+import { Connection, originOf } from "./connection.ts";
+import { parseResponseHead, type ResponseHead } from "./parse_head.ts";
+import { Pool, type PoolOptions } from "./pool.ts";
+
+/** What the gateway passes to an upstream call (a subset of `RequestInit`). */
+export interface UpstreamInit {
+  method: string;
+  headers: Headers | Record<string, string>;
+  body?: string | Uint8Array<ArrayBuffer>;
+  signal?: AbortSignal;
+}
+
+/** A `fetch`-shaped upstream call; `globalThis.fetch` is one. */
+export type UpstreamFetch = (url: string, init: UpstreamInit) => Promise<Response>;
+
+/** A client with its pool. */
+export interface Http1Client {
+  fetch: UpstreamFetch;
+  /** Idle pooled connections. */
+  readonly idle: number;
+  /** Closes the idle connections (requests in flight finish on their own). */
+  close(): void;
+}
+
+/** Request headers the client writes itself. */
+const OWN_HEADERS = new Set([
+  "host",
+  "content-length",
+  "connection",
+  "transfer-encoding",
+  "keep-alive",
+]);
+
+const encoder = new TextEncoder();
+
+/** A reused connection failed before any byte of the answer: the server had closed it. */
+class StaleConnection extends Error {}
+
+function encodeRequest(url: URL, init: UpstreamInit): Uint8Array {
+  const body = typeof init.body === "string" ? encoder.encode(init.body) : init.body;
+  let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
+  const headers = new Headers(init.headers);
+  // Bodies are read as they come; a compressed stream could not be tapped for usage.
+  if (!headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
+  for (const [name, value] of headers) {
+    if (!OWN_HEADERS.has(name)) head += `${name}: ${value}\r\n`;
+  }
+  if (body !== undefined || init.method === "POST") {
+    head += `content-length: ${body?.length ?? 0}\r\n`;
+  }
+  const headBytes = encoder.encode(head + "\r\n");
+  if (!body) return headBytes;
+  const bytes = new Uint8Array(headBytes.length + body.length);
+  bytes.set(headBytes);
+  bytes.set(body, headBytes.length);
+  return bytes;
+}
+
+/** The framing of the body that follows `head` (RFC 9112 §6.3); null when there is none. */
+function decoderFor(head: ResponseHead, method: string): BodyDecoder | null {
+  if (method === "HEAD" || head.status === 204 || head.status === 304) return null;
+  if (/\bchunked\s*$/i.test(head.headers.get("transfer-encoding") ?? "")) return chunkedDecoder();
+  const length = head.headers.get("content-length");
+  if (length !== null) {
+    if (!/^\d+$/.test(length)) {
+      throw new Error(`malformed content-length ${JSON.stringify(length)}`);
+    }
+    return length === "0" ? null : lengthDecoder(Number(length));
+  }
+  return closeDelimitedDecoder();
+}
+
+/** How long the connection may be kept after this response, in ms; 0 when it may not. */
+function keepAliveMs(head: ResponseHead, idleMs: number): number {
+  const connection = head.headers.get("connection")?.toLowerCase() ?? "";
+  const persistent = head.version === "1.1"
+    ? !connection.includes("close")
+    : connection.includes("keep-alive");
+  if (!persistent) return 0;
+  // `Keep-Alive: timeout=N`: stop a second early so the server does not close it under us.
+  const hint = /timeout=(\d+)/i.exec(head.headers.get("keep-alive") ?? "");
+  return hint ? Math.min(idleMs, Number(hint[1]) * 1000 - 1000) : idleMs;
+}
+
+/** Rejects when `signal` aborts; the returned function stops listening. */
+function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never>; stop(): void } {
+  if (!signal) return { promise: new Promise<never>(() => {}), stop: () => {} };
+  let stop = () => {};
+  const promise = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    stop = () => signal.removeEventListener("abort", onAbort);
+  });
+  promise.catch(() => {});
+  return { promise, stop };
+}
+
+/** Reads response heads until a final (non-1xx) one; returns it with the bytes after it. */
+async function readHead(
+  connection: Connection,
+  reused: boolean,
+): Promise<{ head: ResponseHead; rest: Uint8Array }> {
+  let buffered = new Uint8Array(0);
+  let received = false;
+  for (;;) {
+    let input: Uint8Array | null;
+    try {
+      input = await connection.read();
+    } catch (error) {
+      if (reused && !received && !connection.closed) throw new StaleConnection(String(error));
+      throw error;
+    }
+    if (input === null) {
+      if (reused && !received) throw new StaleConnection("closed before answering");
+      throw new Error("the upstream closed the connection before sending a response");
+    }
+    received = true;
+    const joined = new Uint8Array(buffered.length + input.length);
+    joined.set(buffered);
+    joined.set(input, buffered.length);
+    buffered = joined;
+    for (let head = parseResponseHead(buffered); head; head = parseResponseHead(buffered)) {
+      buffered = buffered.subarray(head.length);
+      // Interim answers (100 Continue, 103 Early Hints) precede the real one.
+      if (head.status >= 200) return { head, rest: buffered };
+      if (head.status === 101) throw new Error("the upstream switched protocols unasked");
+    }
+  }
+}
+
+/** A new client with its own pool. */
+export function createHttp1Client(options: PoolOptions = {}): Http1Client {
+  const pool = new Pool(options);
+
+  /** One attempt on one connection, up to the response head. */
+  async function exchange(
+    connection: Connection,
+    reused: boolean,
+    request: Uint8Array,
+    method: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Response> {
+    // An abort closes the socket: a pending read or write fails, and the server sees the close.
+    const onAbort = () => connection.close();
+    signal?.addEventListener("abort", onAbort, { once: true });
+    const release = () => signal?.removeEventListener("abort", onAbort);
+    const failure = (error: unknown) => signal?.aborted ? signal.reason : error;
+    try {
+      try {
+        await connection.write(request);
+      } catch (error) {
+        if (reused && !connection.closed) throw new StaleConnection(String(error));
+        throw error;
+      }
+      connection.requests++;
+      const { head, rest } = await readHead(connection, reused);
+      const decoder = decoderFor(head, method);
+      const keepMs = keepAliveMs(head, pool.idleMs);
+      const done = (reusable: boolean) => {
+        release();
+        if (reusable && keepMs > 0) pool.put(connection, keepMs);
+        else connection.close();
+      };
+      if (decoder === null) {
+        done(rest.length === 0);
+        return new Response(null, head);
+      }
+      const body = bodyStream(connection, decoder, rest, {
+        complete: done,
+        abandon: () => {
+          release();
+          connection.close();
+        },
+        failure,
+      });
+      return new Response(decode(body, head.headers), head);
+    } catch (error) {
+      release();
+      connection.close();
+      throw failure(error);
+    }
+  }
+
+  async function connect(url: URL, signal: AbortSignal | undefined): Promise<Connection> {
+    const abort = abortPromise(signal);
+    const opening = Connection.open(originOf(url));
+    try {
+      return await Promise.race([opening, abort.promise]);
+    } catch (error) {
+      // A connection that opens after the abort is closed at once.
+      opening.then((connection) => connection.close(), () => {});
+      throw error;
+    } finally {
+      abort.stop();
+    }
+  }
+
+  async function send(input: string, init: UpstreamInit): Promise<Response> {
+    const url = new URL(input);
+    const origin = originOf(url);
+    init.signal?.throwIfAborted();
+    const request = encodeRequest(url, init);
+    for (;;) {
+      const pooled = pool.take(origin);
+      const connection = pooled ?? await connect(url, init.signal);
+      try {
+        return await exchange(connection, pooled !== null, request, init.method, init.signal);
+      } catch (error) {
+        // The server closed an idle connection as we reused it: nothing was answered, so the
+        // request goes again on another connection (a fresh one fails for real).
+        if (error instanceof StaleConnection) continue;
+        throw error;
+      }
+    }
+  }
+
+  return {
+    fetch: send,
+    get idle() {
+      return pool.size;
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** Undoes a content coding the server applied despite `accept-encoding: identity`. */
+function decode(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  headers: Headers,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  const coding = headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
+  switch (coding) {
+    case "identity":
+      return body;
+    case "gzip":
+    case "x-gzip":
+      return body.pipeThrough(new DecompressionStream("gzip"));
+    case "deflate":
+      return body.pipeThrough(new DecompressionStream("deflate"));
+    default:
+      body.cancel().catch(() => {});
+      throw new Error(
+        `the upstream answered with content-encoding "${coding}", which the gateway cannot decode`,
+      );
+  }
+}

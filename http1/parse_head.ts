@@ -1,0 +1,67 @@
+/**
+ * The head of an HTTP/1.1 response: status line and header fields, up to the blank line.
+ * @module
+ */
+
+/** A parsed response head. */
+export interface ResponseHead {
+  /** `1.1` or `1.0`. */
+  version: "1.0" | "1.1";
+  status: number;
+  statusText: string;
+  headers: Headers;
+  /** Bytes the head took, blank line included: the body starts there. */
+  length: number;
+}
+
+/** The largest head accepted; providers send a few KiB at most. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+const decoder = new TextDecoder("latin1");
+
+/** Index just past the first `\r\n\r\n` (or bare `\n\n`) in `bytes`, or -1. */
+export function headEnd(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 10) continue;
+    if (bytes[i + 1] === 10) return i + 2;
+    if (bytes[i + 1] === 13 && bytes[i + 2] === 10) return i + 3;
+  }
+  return -1;
+}
+
+/** Parses the head at the start of `bytes`; null while the blank line has not arrived. Throws
+ * on a malformed head or one over {@link MAX_HEAD_BYTES}. */
+export function parseResponseHead(bytes: Uint8Array): ResponseHead | null {
+  const end = headEnd(bytes);
+  if (end === -1) {
+    if (bytes.length > MAX_HEAD_BYTES) {
+      throw new Error(`the response head is over ${MAX_HEAD_BYTES} bytes`);
+    }
+    return null;
+  }
+  const lines = decoder.decode(bytes.subarray(0, end)).split(/\r?\n/);
+  const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? "");
+  if (!statusLine) {
+    throw new Error(
+      `not an HTTP/1.x status line: ${JSON.stringify((lines[0] ?? "").slice(0, 80))}`,
+    );
+  }
+  const headers = new Headers();
+  for (const line of lines.slice(1)) {
+    if (line === "") continue;
+    // Obsolete line folding is forbidden in responses (RFC 9112 §5.2) and never sent by providers.
+    if (line.startsWith(" ") || line.startsWith("\t")) {
+      throw new Error("the response head folds a header line, which HTTP/1.1 forbids");
+    }
+    const colon = line.indexOf(":");
+    if (colon <= 0) throw new Error(`malformed header line: ${JSON.stringify(line.slice(0, 80))}`);
+    headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return {
+    version: statusLine[1] === "0" ? "1.0" : "1.1",
+    status: Number(statusLine[2]),
+    statusText: statusLine[3] ?? "",
+    headers,
+    length: end,
+  };
+}
