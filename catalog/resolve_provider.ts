@@ -43,7 +43,11 @@ export function resolveProvider(
   config: ProviderConfig,
   env: EnvReader,
 ): ResolvedProvider {
-  const apiKey = config.api_key_env === undefined ? undefined : nonEmpty(env(config.api_key_env));
+  // Trimmed: a credential read from a file often ends in a line break, which is no part of it
+  // and must never reach a header line.
+  const apiKey = config.api_key_env === undefined
+    ? undefined
+    : nonEmpty(env(config.api_key_env))?.trim();
   return guardSecret({
     name,
     kind: config.kind,

@@ -58,7 +58,10 @@ export const ProviderConfig = z.strictObject({
         "are not listed.",
     ),
   /** Extra headers sent upstream with every request. */
-  headers: z.record(z.string().min(1), z.string()).optional().describe(
+  headers: z.record(
+    z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "an HTTP header name"),
+    z.string().regex(/^[^\r\n\0]*$/, "a header value on one line"),
+  ).optional().describe(
     "Extra headers sent upstream with every request.",
   ),
 });

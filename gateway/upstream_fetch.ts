@@ -29,23 +29,28 @@ export interface UpstreamRequest {
   timeoutMs: number;
 }
 
-/** Builds the upstream headers: the provider's credential, never the client's key. */
-export function upstreamHeaders(provider: ResolvedProvider, clientHeaders?: Headers): Headers {
-  const headers = new Headers({ "content-type": "application/json", "user-agent": "gatehouse" });
+/** Builds the upstream headers (lowercase names): the provider's credential, never the
+ * client's key. A plain record, since the request path writes it once and never reads it back. */
+export function upstreamHeaders(
+  provider: ResolvedProvider,
+  clientHeaders?: Headers,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "user-agent": "gatehouse",
+  };
   const anthropic = provider.kind === "anthropic";
   for (const name of anthropic ? ANTHROPIC_FORWARD : OPENAI_FORWARD) {
     const value = clientHeaders?.get(name);
-    if (value) headers.set(name, value);
+    if (value) headers[name] = value;
   }
   if (anthropic) {
-    if (!headers.has("anthropic-version")) {
-      headers.set("anthropic-version", DEFAULT_ANTHROPIC_VERSION);
-    }
-    if (provider.apiKey) headers.set("x-api-key", provider.apiKey);
+    headers["anthropic-version"] ??= DEFAULT_ANTHROPIC_VERSION;
+    if (provider.apiKey) headers["x-api-key"] = provider.apiKey;
   } else if (provider.apiKey) {
-    headers.set("authorization", `Bearer ${provider.apiKey}`);
+    headers.authorization = `Bearer ${provider.apiKey}`;
   }
-  for (const [name, value] of Object.entries(provider.headers)) headers.set(name, value);
+  for (const [name, value] of Object.entries(provider.headers)) headers[name.toLowerCase()] = value;
   return headers;
 }
 

@@ -57,23 +57,45 @@ const encoder = new TextEncoder();
 /** A reused connection failed before any byte of the answer: the server had closed it. */
 class StaleConnection extends Error {}
 
+/** A header name `Headers` would accept (an RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** What may never appear in a header value: a line end, or a character that is not one byte. */
+const BAD_VALUE = /[\r\n\0\u0100-\uffff]/;
+
+/** The header lines of a request; the names lowercase, as HTTP/2 and most clients send them. */
+function headerLines(headers: Headers | Record<string, string>): string {
+  let lines = "";
+  let acceptEncoding = false;
+  const add = (name: string, value: string) => {
+    const lower = name.toLowerCase();
+    if (OWN_HEADERS.has(lower)) return;
+    // The value is not quoted in the message: it may be a credential.
+    if (!HEADER_NAME.test(name) || BAD_VALUE.test(value)) {
+      throw new TypeError(`header ${JSON.stringify(name)} has an invalid name or value`);
+    }
+    if (lower === "accept-encoding") acceptEncoding = true;
+    lines += `${lower}: ${value.trim()}\r\n`;
+  };
+  if (headers instanceof Headers) { for (const [name, value] of headers) add(name, value); }
+  else for (const name in headers) add(name, headers[name]!);
+  // Bodies are read as they come; a compressed stream could not be tapped for usage.
+  if (!acceptEncoding) lines += "accept-encoding: identity\r\n";
+  return lines;
+}
+
+/** The request's bytes: head and body in one buffer, so it goes out in one write. */
 function encodeRequest(url: URL, init: UpstreamInit): Uint8Array {
   const body = typeof init.body === "string" ? encoder.encode(init.body) : init.body;
-  let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n`;
-  const headers = new Headers(init.headers);
-  // Bodies are read as they come; a compressed stream could not be tapped for usage.
-  if (!headers.has("accept-encoding")) headers.set("accept-encoding", "identity");
-  for (const [name, value] of headers) {
-    if (!OWN_HEADERS.has(name)) head += `${name}: ${value}\r\n`;
-  }
+  let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` +
+    headerLines(init.headers);
   if (body !== undefined || init.method === "POST") {
     head += `content-length: ${body?.length ?? 0}\r\n`;
   }
-  const headBytes = encoder.encode(head + "\r\n");
-  if (!body) return headBytes;
-  const bytes = new Uint8Array(headBytes.length + body.length);
-  bytes.set(headBytes);
-  bytes.set(body, headBytes.length);
+  head += "\r\n";
+  const bytes = new Uint8Array(head.length + (body?.length ?? 0));
+  // Header values are byte strings: each character is one byte (Latin-1), never UTF-8.
+  for (let i = 0; i < head.length; i++) bytes[i] = head.charCodeAt(i);
+  if (body) bytes.set(body, head.length);
   return bytes;
 }
 
@@ -86,7 +108,7 @@ function decoderFor(head: ResponseHead, method: string): BodyDecoder | null {
     if (!/^\d+$/.test(length)) {
       throw new Error(`malformed content-length ${JSON.stringify(length)}`);
     }
-    return length === "0" ? null : lengthDecoder(Number(length));
+    return Number(length) === 0 ? null : lengthDecoder(Number(length));
   }
   return closeDelimitedDecoder();
 }
@@ -167,6 +189,8 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     const release = () => signal?.removeEventListener("abort", onAbort);
     const failure = (error: unknown) => signal?.aborted ? signal.reason : error;
     try {
+      // The signal may have aborted after the connection opened and before this listened.
+      signal?.throwIfAborted();
       try {
         await connection.write(request);
       } catch (error) {

@@ -17,7 +17,17 @@ export interface ResponseHead {
 /** The largest head accepted; providers send a few KiB at most. */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
-const decoder = new TextDecoder("latin1");
+/** Each byte as the code unit of the same value, as `fetch` reads header bytes. (A "latin1"
+ * `TextDecoder` is windows-1252: it maps 0x80-0x9F, common in UTF-8 text, above 0xFF, which
+ * `Headers` rejects.) */
+function latin1(bytes: Uint8Array): string {
+  let text = "";
+  // In slices, to stay far below the engine's limit on arguments.
+  for (let i = 0; i < bytes.length; i += 4096) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 4096));
+  }
+  return text;
+}
 
 /** Index just past the first `\r\n\r\n` (or bare `\n\n`) in `bytes`, or -1. */
 export function headEnd(bytes: Uint8Array): number {
@@ -33,13 +43,11 @@ export function headEnd(bytes: Uint8Array): number {
  * on a malformed head or one over {@link MAX_HEAD_BYTES}. */
 export function parseResponseHead(bytes: Uint8Array): ResponseHead | null {
   const end = headEnd(bytes);
-  if (end === -1) {
-    if (bytes.length > MAX_HEAD_BYTES) {
-      throw new Error(`the response head is over ${MAX_HEAD_BYTES} bytes`);
-    }
-    return null;
+  if ((end === -1 ? bytes.length : end) > MAX_HEAD_BYTES) {
+    throw new Error(`the response head is over ${MAX_HEAD_BYTES} bytes`);
   }
-  const lines = decoder.decode(bytes.subarray(0, end)).split(/\r?\n/);
+  if (end === -1) return null;
+  const lines = latin1(bytes.subarray(0, end)).split(/\r?\n/);
   const statusLine = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/.exec(lines[0] ?? "");
   if (!statusLine) {
     throw new Error(

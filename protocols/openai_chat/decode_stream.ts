@@ -20,12 +20,12 @@ import { fromFinishReason } from "./map_stop_reason.ts";
 import { fromChatUsage } from "./map_usage.ts";
 import {
   type ChatCompletionChunk,
-  ChatCompletionChunkSchema,
   type ChatToolCallOut,
   contentText,
   reasoningText,
 } from "./response_schemas.ts";
 import { syntheticCallId, toolCallReader } from "./tool_calls_in.ts";
+import { readChunk } from "./read_chunk.ts";
 
 interface ToolState {
   /** The upstream's tool call index (or a stand-in when the server sends none). */
@@ -188,11 +188,10 @@ export function decodeStreamStep(
     } catch {
       return fail(streamError(provider, `an event is not JSON: ${event.data.slice(0, 200)}`));
     }
-    const parsed = ChatCompletionChunkSchema.safeParse(json);
-    if (!parsed.success) {
+    const chunk = readChunk(json);
+    if (chunk === null) {
       return fail(streamError(provider, "an event is not a chat.completion.chunk"));
     }
-    const chunk = parsed.data;
     if (chunk.error != null) return fail(streamError(provider, chunk.error));
     if (!responseId) start(chunk);
     if (chunk.usage) usage = fromChatUsage(chunk.usage);

@@ -17,6 +17,7 @@ import { openDatabase } from "./open.ts";
 import { KeyTable } from "./keys.ts";
 import { UsageLedger } from "./usage.ts";
 import { ResponseTable } from "./responses.ts";
+import { VerifiedKeys } from "../verified_keys.ts";
 
 /** `last_used_at` is written at most this often per key, so verifying is almost always a read. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   readonly #responses: ResponseTable;
   /** Last `last_used_at` written per key id by this process. */
   readonly #touched = new Map<string, number>();
+  readonly #verified = new VerifiedKeys();
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions = {}) {
     this.#db = db;
@@ -83,12 +85,14 @@ export class SqliteStore implements Store {
 
   revokeKey(id: string): Promise<boolean> {
     this.#touched.delete(id);
+    this.#verified.forget(id);
     return settle(() => this.#keys.revoke(id, this.#now()));
   }
 
   /**
    * Looks the key up by its public id, then compares SHA-256 digests in constant time.
-   * Revoked keys never verify. `last_used_at` is refreshed at most once a minute per key.
+   * Revoked keys never verify. `last_used_at` is refreshed at most once a minute per key. A key
+   * that verified is remembered for a few seconds (`VerifiedKeys`).
    */
   verifyKey(presented: string): Promise<KeyRecord | null> {
     return settle(() => this.#verifyKey(presented));
@@ -97,15 +101,22 @@ export class SqliteStore implements Store {
   #verifyKey(presented: string): KeyRecord | null {
     const id = parseKeyId(presented);
     if (id === null) return null;
-    const row = this.#keys.find(id);
-    const matches = matchesStoredHash(presented, row?.keyHash ?? null);
-    if (!matches || row === null || row.record.revokedAt !== null) return null;
     const now = this.#now();
-    const last = Math.max(this.#touched.get(id) ?? 0, row.record.lastUsedAt ?? 0);
-    if (now - last < LAST_USED_RESOLUTION_MS) return row.record;
+    let record = this.#verified.get(id, presented, now);
+    if (record === null) {
+      const row = this.#keys.find(id);
+      const matches = matchesStoredHash(presented, row?.keyHash ?? null);
+      if (!matches || row === null || row.record.revokedAt !== null) return null;
+      record = row.record;
+      this.#verified.set(id, presented, record, now);
+    }
+    const last = Math.max(this.#touched.get(id) ?? 0, record.lastUsedAt ?? 0);
+    if (now - last < LAST_USED_RESOLUTION_MS) return record;
     this.#keys.touch(id, now);
     this.#touched.set(id, now);
-    return { ...row.record, lastUsedAt: now };
+    const touched = { ...record, lastUsedAt: now };
+    this.#verified.update(id, touched);
+    return touched;
   }
 
   /** Every key ever created, revoked ones included. */
