@@ -40,8 +40,17 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
 }
 
-/** Sends the requests of `spec` and measures them. */
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** The raw outcome of one run, before percentiles: what {@link summarizeLoads} merges. */
+export interface LoadSamples {
+  /** Latencies of the successful requests, ms. */
+  latencies: Float64Array;
+  errors: number;
+  firstError: string | null;
+  elapsedMs: number;
+}
+
+/** Sends the requests of `spec` and returns the raw samples. */
+export async function sampleLoad(spec: LoadSpec): Promise<LoadSamples> {
   const latencies = new Float64Array(spec.maxRequests);
   let issued = 0;
   let completed = 0;
@@ -77,19 +86,42 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     }
   };
   await Promise.all(Array.from({ length: spec.concurrency }, loop));
-  const elapsedMs = performance.now() - started;
-
-  const sorted = latencies.subarray(0, completed).sort();
-  let sum = 0;
-  for (const value of sorted) sum += value;
   return {
-    requests: completed,
+    latencies: latencies.slice(0, completed),
     errors,
     firstError,
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Merges the samples of several runs (slices of one interleaved measurement) into one result:
+ * latencies pooled, throughput over the summed run time. */
+export function summarizeLoads(parts: LoadSamples[]): LoadResult {
+  let count = 0;
+  for (const part of parts) count += part.latencies.length;
+  const sorted = new Float64Array(count);
+  let offset = 0;
+  for (const part of parts) {
+    sorted.set(part.latencies, offset);
+    offset += part.latencies.length;
+  }
+  sorted.sort();
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  const elapsedMs = parts.reduce((total, part) => total + part.elapsedMs, 0);
+  return {
+    requests: count,
+    errors: parts.reduce((total, part) => total + part.errors, 0),
+    firstError: parts.find((part) => part.firstError !== null)?.firstError ?? null,
     elapsedMs,
-    throughput: completed / (elapsedMs / 1000),
+    throughput: count / (elapsedMs / 1000),
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    mean: completed === 0 ? NaN : sum / completed,
+    mean: count === 0 ? NaN : sum / count,
   };
+}
+
+/** Sends the requests of `spec` and measures them. */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  return summarizeLoads([await sampleLoad(spec)]);
 }

@@ -2,6 +2,8 @@
  * `deno task bench`: starts a fake upstream, a minimal Deno proxy and gatehouse as separate
  * processes on loopback ports, measures every scenario against each target at concurrency 1 and
  * 32, prints the tables and the PASS/MISS target checks, and writes bench/results/latest.json.
+ * The targets of a scenario are measured in turns (five slices each), so drift in the machine's
+ * load does not land on one target's figures.
  *
  *   deno task bench                       the full run (about a minute and a half)
  *   deno task bench --seconds=1           shorter measurements
@@ -9,7 +11,7 @@
  *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario
  * @module
  */
-import { runLoad } from "./load.ts";
+import { type LoadSamples, type LoadSpec, runLoad, sampleLoad, summarizeLoads } from "./load.ts";
 import { profileScenario } from "./profile.ts";
 import {
   addedLatencies,
@@ -19,8 +21,14 @@ import {
   type Measurement,
   TARGETS,
 } from "./report.ts";
-import { type Scenario, SCENARIOS } from "./scenarios.ts";
+import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
 import { startTargets, targetRequest, validate } from "./targets.ts";
+
+/** Slices per measurement: each target runs this many times, in turn with the others. */
+const ROUNDS = 5;
+
+/** A load run without its concurrency and duration. */
+type LoadSpecBase = Omit<LoadSpec, "concurrency" | "durationMs">;
 
 /** Run settings. */
 interface Settings {
@@ -95,6 +103,7 @@ async function measureAll(
       durationMs: settings.warmupSeconds * 1000,
     });
     for (const scenario of settings.scenarios) {
+      const ready: { target: Target; request: LoadSpecBase }[] = [];
       for (const target of scenario.targets) {
         const request = targetRequest(targets, scenario, target);
         const { problems, warnings } = await validate(request, scenario);
@@ -106,9 +115,21 @@ async function measureAll(
         }
         const load = { ...request, maxRequests: settings.maxRequests };
         await runLoad({ ...load, concurrency: 8, durationMs: settings.warmupSeconds * 1000 });
-        for (const concurrency of CONCURRENCIES) {
-          const durationMs = settings.seconds * 1000;
-          const result = await runLoad({ ...load, concurrency, durationMs });
+        ready.push({ target, request: load });
+      }
+      for (const concurrency of CONCURRENCIES) {
+        // The targets take turns in short slices, so a slow spell of this shared machine falls
+        // on all of them alike instead of on whichever target ran during it.
+        const slices = new Map<Target, LoadSamples[]>(ready.map(({ target }) => [target, []]));
+        const sliceMs = (settings.seconds * 1000) / ROUNDS;
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const { target, request } of ready) {
+            const samples = await sampleLoad({ ...request, concurrency, durationMs: sliceMs });
+            slices.get(target)!.push(samples);
+          }
+        }
+        for (const { target } of ready) {
+          const result = summarizeLoads(slices.get(target)!);
           measurements.push({ scenario: scenario.id, target, concurrency, result });
           console.log(
             `  ${scenario.id.padEnd(22)} ${target.padEnd(9)} c=${String(concurrency).padEnd(3)}` +
