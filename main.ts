@@ -46,6 +46,12 @@ async function main(args: string[]): Promise<void> {
   }
 
   const upstream = createUpstreamClient(config.upstreamClient);
+  if (config.upstreamClient === "fetch") {
+    console.log(
+      "gatehouse: provider calls use the runtime's fetch (GATEHOUSE_UPSTREAM_CLIENT=fetch, or a " +
+        "proxy variable such as HTTPS_PROXY is set): it honours the proxy, at lower stream throughput.",
+    );
+  }
   const app = createApp({ catalog, store, config, fetch: upstream.fetch, log });
   keepDeadlineTimer();
   // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
