@@ -17,10 +17,16 @@ export interface ResponseHead {
 /** The largest head accepted; providers send a few KiB at most. */
 export const MAX_HEAD_BYTES = 64 * 1024;
 
+const ascii = new TextDecoder();
+
 /** Each byte as the code unit of the same value, as `fetch` reads header bytes. (A "latin1"
  * `TextDecoder` is windows-1252: it maps 0x80-0x9F, common in UTF-8 text, above 0xFF, which
  * `Headers` rejects.) */
 function latin1(bytes: Uint8Array): string {
+  // Heads are nearly always ASCII, where UTF-8 decoding gives the same text, natively.
+  let high = 0;
+  for (let i = 0; i < bytes.length; i++) high |= bytes[i]!;
+  if (high < 0x80) return ascii.decode(bytes);
   let text = "";
   // In slices, to stay far below the engine's limit on arguments.
   for (let i = 0; i < bytes.length; i += 4096) {
