@@ -117,6 +117,18 @@ async function measureAll(
         await runLoad({ ...load, concurrency: 8, durationMs: settings.warmupSeconds * 1000 });
         ready.push({ target, request: load });
       }
+      // A translated scenario is held against the proxy on its baseline's upstream call, measured
+      // in the same turns, not at another time.
+      const baseline = SCENARIOS.find((s) => s.id === scenario.baseline);
+      if (baseline && ready.length > 0) {
+        const request = targetRequest(targets, baseline, "proxy");
+        if ((await validate(request, baseline)).problems.length === 0) {
+          ready.unshift({
+            target: "proxy",
+            request: { ...request, maxRequests: settings.maxRequests },
+          });
+        }
+      }
       for (const concurrency of CONCURRENCIES) {
         // The targets take turns in short slices, so a slow spell of this shared machine falls
         // on all of them alike instead of on whichever target ran during it.

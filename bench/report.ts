@@ -93,7 +93,8 @@ export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
   }
   for (const scenario of scenarios) {
     const gateway = find(all, scenario.id, "gatehouse", HIGH);
-    const proxy = find(all, scenario.baseline ?? scenario.id, "proxy", HIGH);
+    const proxy = find(all, scenario.id, "proxy", HIGH) ??
+      find(all, scenario.baseline ?? scenario.id, "proxy", HIGH);
     if (!gateway || !proxy) continue;
     const share = scenario.kind === "passthrough"
       ? TARGETS.passthroughShare
