@@ -4,6 +4,7 @@
  * meter when the body ends, fails, or the client goes away.
  * @module
  */
+import { concatBytes } from "../core/bytes.ts";
 import type { Sink, Step } from "../core/step.ts";
 import type { Meter } from "./ledger.ts";
 
@@ -22,8 +23,24 @@ export function meteredBody(
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let target: ReadableStreamDefaultController<Uint8Array> | null = null;
+  // What one upstream chunk produced leaves as one chunk: a translation emits several events per
+  // upstream event, and every chunk handed to the server is a write of its own.
+  let batch: Uint8Array[] | null = null;
   // One sink for the step's whole life (steps may keep the sink they were started with).
-  const sink: Sink<Uint8Array> = { enqueue: (bytes) => target!.enqueue(bytes) };
+  const sink: Sink<Uint8Array> = {
+    enqueue: (bytes) => batch ? batch.push(bytes) : target!.enqueue(bytes),
+  };
+  const batched = (work: () => void) => {
+    batch = [];
+    try {
+      work();
+    } finally {
+      const parts = batch;
+      batch = null;
+      if (parts.length === 1) target!.enqueue(parts[0]!);
+      else if (parts.length > 1) target!.enqueue(concatBytes(parts));
+    }
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
       target = controller;
@@ -35,17 +52,19 @@ export function meteredBody(
         do {
           const { done, value: chunk } = await reader.read();
           if (done) {
-            step?.flush?.(sink);
+            if (step?.flush) batched(() => step.flush!(sink));
             meter.close(status);
             controller.close();
             return;
           }
-          if (step) step.transform(chunk, sink);
-          else sink.enqueue(chunk);
+          if (step) batched(() => step.transform(chunk, sink));
+          else controller.enqueue(chunk);
         } while ((controller.desiredSize ?? 0) > 0);
       } catch (error) {
         meter.close(status, true);
         controller.error(error);
+        // The upstream is not read again: release its connection (the provider stops, too).
+        reader.cancel(error).catch(() => {});
       }
     },
     async cancel(reason) {

@@ -10,7 +10,7 @@ import { isUsageOnlyChunk } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { meteredBody } from "./metered_body.ts";
-import { upstreamFetch } from "./upstream_fetch.ts";
+import { releaseBody, upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 
@@ -41,46 +41,51 @@ export async function passthrough(
     fetch: deps.fetch,
     timeoutMs: deps.config.upstreamTimeoutMs,
   });
-  // Same wire: an upstream error body is already in the client's envelope and goes back as it
-  // came. Except 401/403: that is the gateway's provider credential failing, and passing it on
-  // would tell the client its own gatehouse key is wrong.
-  if (response.status === 401 || response.status === 403) {
-    throw await readUpstreamError(response, codec);
-  }
-
-  const headers = new Headers();
-  for (const name of KEEP_HEADERS) {
-    const value = response.headers.get(name);
-    if (value) headers.set(name, value);
-  }
-  const type = response.headers.get("content-type") ?? "";
-  if (stream && type.includes("text/event-stream") && response.body) {
-    for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-    const tap = sseTapStep({
-      observe: (event) => {
-        const usage = codec.usageOfEvent(event);
-        if (usage) meter.add(usage);
-      },
-      keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
-      // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
-      // message_start/message_delta, Responses' terminal response).
-      mustContain: '"usage"',
-    });
-    return new Response(meteredBody(response.body, meter, response.status, tap), {
-      status: response.status,
-      headers,
-    });
-  }
-  const text = await response.text();
-  headers.set("content-type", type || "application/json");
   try {
-    const usage = codec.usageOfBody(JSON.parse(text));
-    if (usage) meter.add(usage);
-  } catch {
-    // A non-JSON success body is forwarded as it is; there is no usage to read from it.
+    // Same wire: an upstream error body is already in the client's envelope and goes back as it
+    // came. Except 401/403: that is the gateway's provider credential failing, and passing it on
+    // would tell the client its own gatehouse key is wrong.
+    if (response.status === 401 || response.status === 403) {
+      throw await readUpstreamError(response, codec);
+    }
+
+    const headers = new Headers();
+    for (const name of KEEP_HEADERS) {
+      const value = response.headers.get(name);
+      if (value) headers.set(name, value);
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (stream && type.includes("text/event-stream") && response.body) {
+      for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
+      const tap = sseTapStep({
+        observe: (event) => {
+          const usage = codec.usageOfEvent(event);
+          if (usage) meter.add(usage);
+        },
+        keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+        // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
+        // message_start/message_delta, Responses' terminal response).
+        mustContain: '"usage"',
+      });
+      return new Response(meteredBody(response.body, meter, response.status, tap), {
+        status: response.status,
+        headers,
+      });
+    }
+    const text = await response.text();
+    headers.set("content-type", type || "application/json");
+    try {
+      const usage = codec.usageOfBody(JSON.parse(text));
+      if (usage) meter.add(usage);
+    } catch {
+      // A non-JSON success body is forwarded as it is; there is no usage to read from it.
+    }
+    meter.close(response.status);
+    return new Response(text, { status: response.status, headers });
+  } catch (error) {
+    releaseBody(response);
+    throw error;
   }
-  meter.close(response.status);
-  return new Response(text, { status: response.status, headers });
 }
 
 /** The query string the upstream expects: Anthropic takes `?beta=true` (Claude Code sends it);

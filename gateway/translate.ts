@@ -13,7 +13,7 @@ import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { meteredBody } from "./metered_body.ts";
 import { meterParts } from "./meter_parts.ts";
-import { upstreamFetch } from "./upstream_fetch.ts";
+import { releaseBody, upstreamFetch } from "./upstream_fetch.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 import { warningHeaders } from "./warnings.ts";
@@ -57,44 +57,49 @@ export async function translate(
     fetch: deps.fetch,
     timeoutMs: deps.config.upstreamTimeoutMs,
   });
-  if (!response.ok) throw await readUpstreamError(response, upstream);
-  const ctx = { clientModel: model.requested, request };
+  try {
+    if (!response.ok) throw await readUpstreamError(response, upstream);
+    const ctx = { clientModel: model.requested, request };
 
-  if (request.stream) {
-    if (!response.body) throw new Error("upstream stream has no body");
-    for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-    // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
-    // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
-    const decode = chainSteps(
-      chainSteps(parseSseStep(), upstream.decodeStream(upstreamRequest)),
-      meterParts(meter),
-    );
-    const encode = client.encodeStream(ctx);
-    if (keeper) {
-      const bytes = response.body
-        .pipeThrough(stepStream(decode))
-        .pipeThrough(keeper.stream())
-        .pipeThrough(stepStream(encode));
-      return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
+    if (request.stream) {
+      if (!response.body) throw new Error("upstream stream has no body");
+      for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
+      // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
+      // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
+      const decode = chainSteps(
+        chainSteps(parseSseStep(), upstream.decodeStream(upstreamRequest)),
+        meterParts(meter),
+      );
+      const encode = client.encodeStream(ctx);
+      if (keeper) {
+        const bytes = response.body
+          .pipeThrough(stepStream(decode))
+          .pipeThrough(keeper.stream())
+          .pipeThrough(stepStream(encode));
+        return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
+      }
+      return new Response(meteredBody(response.body, meter, 200, chainSteps(decode, encode)), {
+        status: 200,
+        headers,
+      });
     }
-    return new Response(meteredBody(response.body, meter, 200, chainSteps(decode, encode)), {
-      status: 200,
-      headers,
-    });
-  }
 
-  const decoded = upstream.decodeResponse(
-    await upstreamJson(response, model.provider.name),
-    upstreamRequest,
-  );
-  meter.add(decoded.value.usage);
-  await keeper?.complete(decoded.value);
-  const encodedResponse = client.encodeResponse(decoded.value, ctx);
-  const late = [...decoded.warnings, ...encodedResponse.warnings];
-  if (late.length > 0) {
-    deps.log.warn("translation warnings", { warnings: late, route: exchange.route });
+    const decoded = upstream.decodeResponse(
+      await upstreamJson(response, model.provider.name),
+      upstreamRequest,
+    );
+    meter.add(decoded.value.usage);
+    await keeper?.complete(decoded.value);
+    const encodedResponse = client.encodeResponse(decoded.value, ctx);
+    const late = [...decoded.warnings, ...encodedResponse.warnings];
+    if (late.length > 0) {
+      deps.log.warn("translation warnings", { warnings: late, route: exchange.route });
+    }
+    headers.set("content-type", "application/json");
+    meter.close(200);
+    return new Response(JSON.stringify(encodedResponse.value), { status: 200, headers });
+  } catch (error) {
+    releaseBody(response);
+    throw error;
   }
-  headers.set("content-type", "application/json");
-  meter.close(200);
-  return new Response(JSON.stringify(encodedResponse.value), { status: 200, headers });
 }

@@ -100,3 +100,11 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
     cancelDeadline();
   }
 }
+
+/** Cancels an upstream body nobody took over (an error came first), so its connection closes
+ * instead of staying open with the provider still generating. A body already read or locked by
+ * a reader is left to its reader. */
+export function releaseBody(response: Response): void {
+  if (response.bodyUsed || !response.body || response.body.locked) return;
+  response.body.cancel().catch(() => {});
+}

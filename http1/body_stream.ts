@@ -4,6 +4,7 @@
  * enqueue, one write to the client) instead of one stream round trip per upstream chunk.
  * @module
  */
+import { concatBytes } from "../core/bytes.ts";
 import type { BodyDecoder } from "./body_decoder.ts";
 import type { Connection } from "./connection.ts";
 
@@ -17,18 +18,9 @@ export interface BodyEnd {
   failure(error: unknown): unknown;
 }
 
-/** Joins `parts` into one fresh array (the parts are views into a reused read buffer). */
+/** Copies `parts` out (they are views into a reused read buffer). */
 function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  if (parts.length === 1) return parts[0]!.slice();
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
+  return parts.length === 1 ? parts[0]!.slice() : concatBytes(parts);
 }
 
 /** The body read from `connection` through `decoder`, starting with `first` (body bytes that
