@@ -5,6 +5,7 @@
  * @module
  */
 import { z } from "zod";
+import { HEADER_NAME } from "../http1/header_syntax.ts";
 
 /** The characters a public model id or alias may hold. */
 const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/-]*$/;
@@ -59,7 +60,7 @@ export const ProviderConfig = z.strictObject({
     ),
   /** Extra headers sent upstream with every request. */
   headers: z.record(
-    z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "an HTTP header name"),
+    z.string().regex(HEADER_NAME, "an HTTP header name"),
     z.string().regex(/^[^\r\n\0]*$/, "a header value on one line"),
   ).optional().describe(
     "Extra headers sent upstream with every request.",

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { concatBytes } from "../core/bytes.ts";
 import {
   type BodyDecoder,
   chunkedDecoder,
@@ -7,17 +8,7 @@ import {
 } from "./body_decoder.ts";
 
 const encoder = new TextEncoder();
-const text = (parts: Uint8Array[]) => new TextDecoder().decode(join(parts));
-
-function join(parts: Uint8Array[]): Uint8Array {
-  const joined = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
+const text = (parts: Uint8Array[]) => new TextDecoder().decode(concatBytes(parts));
 
 /** Feeds `pieces` to `decoder` in turn, copying data out, until it is done; the body, whether
  * it is done, and what came after its end (the rest plus any pieces left unpushed). */

@@ -12,6 +12,7 @@
  * runtime's `fetch` instead (for example to go through `HTTPS_PROXY`).
  * @module
  */
+import { concatBytes } from "../core/bytes.ts";
 import { bodyStream } from "./body_stream.ts";
 import {
   type BodyDecoder,
@@ -19,7 +20,8 @@ import {
   closeDelimitedDecoder,
   lengthDecoder,
 } from "./body_decoder.ts";
-import { Connection, originOf } from "./connection.ts";
+import { Connection, type Origin, originOf } from "./connection.ts";
+import { HEADER_NAME } from "./header_syntax.ts";
 import { parseResponseHead, type ResponseHead } from "./parse_head.ts";
 import { Pool, type PoolOptions } from "./pool.ts";
 
@@ -57,8 +59,6 @@ const encoder = new TextEncoder();
 /** A reused connection failed before any byte of the answer: the server had closed it. */
 class StaleConnection extends Error {}
 
-/** A header name `Headers` would accept (an RFC 9110 token). */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** What may never appear in a header value: a line end, or a character that is not one byte. */
 const BAD_VALUE = /[\r\n\0\u0100-\uffff]/;
 
@@ -158,10 +158,7 @@ async function readHead(
       throw new Error("the upstream closed the connection before sending a response");
     }
     received = true;
-    const joined = new Uint8Array(buffered.length + input.length);
-    joined.set(buffered);
-    joined.set(input, buffered.length);
-    buffered = joined;
+    buffered = concatBytes([buffered, input]);
     for (let head = parseResponseHead(buffered); head; head = parseResponseHead(buffered)) {
       buffered = buffered.subarray(head.length);
       // Interim answers (100 Continue, 103 Early Hints) precede the real one.
@@ -187,6 +184,10 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     const onAbort = () => connection.close();
     signal?.addEventListener("abort", onAbort, { once: true });
     const release = () => signal?.removeEventListener("abort", onAbort);
+    const drop = () => {
+      release();
+      connection.close();
+    };
     const failure = (error: unknown) => signal?.aborted ? signal.reason : error;
     try {
       // The signal may have aborted after the connection opened and before this listened.
@@ -197,7 +198,6 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
         if (reused && !connection.closed) throw new StaleConnection(String(error));
         throw error;
       }
-      connection.requests++;
       const { head, rest } = await readHead(connection, reused);
       const decoder = decoderFor(head, method);
       const keepMs = keepAliveMs(head, pool.idleMs);
@@ -212,23 +212,19 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
       }
       const body = bodyStream(connection, decoder, rest, {
         complete: done,
-        abandon: () => {
-          release();
-          connection.close();
-        },
+        abandon: drop,
         failure,
       });
       return new Response(decode(body, head.headers), head);
     } catch (error) {
-      release();
-      connection.close();
+      drop();
       throw failure(error);
     }
   }
 
-  async function connect(url: URL, signal: AbortSignal | undefined): Promise<Connection> {
+  async function connect(origin: Origin, signal: AbortSignal | undefined): Promise<Connection> {
     const abort = abortPromise(signal);
-    const opening = Connection.open(originOf(url));
+    const opening = Connection.open(origin);
     try {
       return await Promise.race([opening, abort.promise]);
     } catch (error) {
@@ -247,7 +243,7 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     const request = encodeRequest(url, init);
     for (;;) {
       const pooled = pool.take(origin);
-      const connection = pooled ?? await connect(url, init.signal);
+      const connection = pooled ?? await connect(origin, init.signal);
       try {
         return await exchange(connection, pooled !== null, request, init.method, init.signal);
       } catch (error) {

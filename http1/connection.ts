@@ -30,8 +30,6 @@ export function originOf(url: URL): Origin {
 /** An open connection. Reads hand out views of one reused buffer. */
 export class Connection {
   readonly origin: Origin;
-  /** How many requests this connection has carried. */
-  requests = 0;
   /** When an idle connection stops being reusable (ms since the epoch). */
   idleUntil = 0;
   #conn: Deno.Conn;

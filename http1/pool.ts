@@ -17,6 +17,10 @@ export interface PoolOptions {
 
 const SWEEP_MS = 1000;
 
+/** An idle connection still open and within its idle time. */
+const usable = (connection: Connection, now: number) =>
+  !connection.closed && connection.idleUntil > now;
+
 /** The idle connections of one client. */
 export class Pool {
   readonly maxIdlePerOrigin: number;
@@ -42,7 +46,7 @@ export class Pool {
     while (list && list.length > 0) {
       const connection = list.pop()!;
       this.#count--;
-      if (!connection.closed && connection.idleUntil > now) return connection;
+      if (usable(connection, now)) return connection;
       connection.close();
     }
     return null;
@@ -91,7 +95,7 @@ export class Pool {
     const now = Date.now();
     for (const [key, list] of this.#idle) {
       const live = list.filter((connection) => {
-        if (!connection.closed && connection.idleUntil > now) return true;
+        if (usable(connection, now)) return true;
         connection.close();
         return false;
       });

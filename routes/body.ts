@@ -4,6 +4,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { concatBytes } from "../core/bytes.ts";
 import { GatewayError, invalidRequest } from "../core/errors.ts";
 import type { AppEnv } from "./env.ts";
 
@@ -33,14 +34,7 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
+  return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; the parsed

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { concatBytes } from "../../core/bytes.ts";
 import { loadChunks } from "./fixtures.ts";
 import { parseSseText } from "./sse_events.ts";
 import {
@@ -43,13 +44,8 @@ Deno.test("sseReplayStream splitBytes: chunk sizes follow the pattern, bytes are
   for (const [i, size] of sizes.slice(0, -1).entries()) {
     assert.equal(size, ODD_SPLIT[i % ODD_SPLIT.length]);
   }
-  const joined = new Uint8Array(whole.length);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  assert.equal(offset, whole.length);
+  const joined = concatBytes(chunks);
+  assert.equal(joined.length, whole.length);
   assert.deepEqual(joined, whole);
   // "÷" is 2 bytes in UTF-8: with 1-byte pieces in the pattern some chunk boundary splits it.
   const custom = await collect(sseReplayStream("anthropic", lines, { splitBytes: [1] }));
