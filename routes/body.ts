@@ -37,8 +37,8 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
-/** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; the parsed
- * value is cached where `c.req.json()` (and so the route validator) finds it. */
+/** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
+ * (called by the route validator and by the handler) then hands out that parsed value. */
 export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
@@ -69,7 +69,10 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw invalidRequest("The request body must be a JSON object.");
     }
-    c.req.bodyCache.json = Promise.resolve(value);
+    // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
+    // parsing that again, on every call; the validator and the handler each call it.
+    const parsed = Promise.resolve(value);
+    c.req.json = (() => parsed) as typeof c.req.json;
     await next();
   };
 }

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { Hono } from "hono";
+import { GatewayError } from "../core/errors.ts";
+import type { AppEnv } from "./env.ts";
+import { jsonBody } from "./body.ts";
+
+/** An app whose handler reports what `c.req.json()` gives, twice. */
+function app(limit: number) {
+  const hono = new Hono<AppEnv>();
+  hono.onError((error) =>
+    error instanceof GatewayError
+      ? Response.json({ status: error.status, message: error.message }, { status: error.status })
+      : Response.json({ unexpected: String(error) }, { status: 500 })
+  );
+  hono.use(jsonBody(limit));
+  hono.post("/", async (c) => {
+    const first = await c.req.json();
+    const second = await c.req.json();
+    return c.json({ body: first, same: first === second });
+  });
+  return hono;
+}
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request("http://gatehouse.test/", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body,
+  });
+
+Deno.test("jsonBody: the body is parsed once and every c.req.json() call gets that value", async () => {
+  const response = await app(1024).request(post('{"model":"m","n":[1,2]}'));
+  assert.equal(response.status, 200);
+  assert.deepEqual(await response.json(), { body: { model: "m", n: [1, 2] }, same: true });
+});
+
+Deno.test("jsonBody: a Content-Length over the limit is refused before the body is read", async () => {
+  const response = await app(10).request(post("{}", { "content-length": "11" }));
+  assert.equal(response.status, 413);
+  assert.match((await response.json()).message, /limit of 10 bytes \(GATEHOUSE_MAX_BODY\)/);
+});
+
+Deno.test("jsonBody: a chunked body is counted while read and refused past the limit", async () => {
+  const chunks = ['{"a":"', "x".repeat(8), '"}'];
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = chunks.shift();
+      if (next === undefined) controller.close();
+      else controller.enqueue(new TextEncoder().encode(next));
+    },
+  });
+  const response = await app(12).request(post(body));
+  assert.equal(response.status, 413);
+});
+
+Deno.test("jsonBody: malformed JSON, a non-object and a wrong Content-Type are 400s that say so", async () => {
+  const cases: [Request, RegExp][] = [
+    [post("{"), /not valid JSON/],
+    [post("[1]"), /must be a JSON object/],
+    [post("{}", { "content-type": "text/plain" }), /got "text\/plain"/],
+  ];
+  for (const [request, message] of cases) {
+    const response = await app(1024).request(request);
+    assert.equal(response.status, 400);
+    assert.match((await response.json()).message, message);
+  }
+});
