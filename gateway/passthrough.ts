@@ -17,6 +17,8 @@ import type { LlmExchange } from "./exchange.ts";
 /** Response headers worth passing back from the provider. */
 const KEEP_HEADERS = ["request-id", "x-request-id", "openai-processing-ms", "retry-after"];
 
+const utf8 = new TextDecoder();
+
 /** Forwards `exchange` to an upstream speaking the client's own wire. */
 export async function passthrough(
   exchange: LlmExchange,
@@ -72,16 +74,17 @@ export async function passthrough(
         headers,
       });
     }
-    const text = await response.text();
+    // The bytes go back as they came; only a decoded copy is parsed for usage.
+    const bytes = await response.bytes();
     headers.set("content-type", type || "application/json");
     try {
-      const usage = codec.usageOfBody(JSON.parse(text));
+      const usage = codec.usageOfBody(JSON.parse(utf8.decode(bytes)));
       if (usage) meter.add(usage);
     } catch {
       // A non-JSON success body is forwarded as it is; there is no usage to read from it.
     }
     meter.close(response.status);
-    return new Response(text, { status: response.status, headers });
+    return new Response(bytes, { status: response.status, headers });
   } catch (error) {
     releaseBody(response);
     throw error;

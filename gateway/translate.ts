@@ -8,6 +8,7 @@ import type { Warning } from "../core/convert.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
+import type { UpstreamResponse } from "../http1/client.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
 import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
@@ -20,7 +21,7 @@ import { warningHeaders } from "./warnings.ts";
 import type { ResponseKeeper } from "./response_chain.ts";
 
 /** The upstream's success body as JSON; a body that is not JSON is the provider's failure. */
-async function upstreamJson(response: Response, provider: string): Promise<unknown> {
+async function upstreamJson(response: UpstreamResponse, provider: string): Promise<unknown> {
   const text = await response.text();
   try {
     return JSON.parse(text);

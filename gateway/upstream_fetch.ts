@@ -6,7 +6,7 @@
 import type { ResolvedProvider } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
 import { deadline } from "./deadlines.ts";
-import type { UpstreamFetch } from "../http1/client.ts";
+import type { UpstreamFetch, UpstreamResponse } from "../http1/client.ts";
 
 /** The Anthropic API version sent when the client named none. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -56,7 +56,7 @@ export function upstreamHeaders(
 
 /** Fetches from the provider. A connection failure or timeout becomes a 502/504 naming the
  * provider; an abort by the client propagates as the fetch's own AbortError. */
-export async function upstreamFetch(request: UpstreamRequest): Promise<Response> {
+export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamResponse> {
   const { provider } = request;
   // One controller for both causes. The timeout covers the wait for response headers only (a
   // long stream must not be cut); a client disconnect aborts the request and its body.
@@ -104,7 +104,7 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<Response>
 /** Cancels an upstream body nobody took over (an error came first), so its connection closes
  * instead of staying open with the provider still generating. A body already read or locked by
  * a reader is left to its reader. */
-export function releaseBody(response: Response): void {
+export function releaseBody(response: UpstreamResponse): void {
   if (response.bodyUsed || !response.body || response.body.locked) return;
   response.body.cancel().catch(() => {});
 }

@@ -5,7 +5,7 @@
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
-import type { BodyDecoder } from "./body_decoder.ts";
+import type { BodyDecoder, Decoded } from "./body_decoder.ts";
 import type { Connection } from "./connection.ts";
 
 /** How a body stream ends. */
@@ -19,34 +19,38 @@ export interface BodyEnd {
 }
 
 /** Copies `parts` out (they are views into a reused read buffer). */
-function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+export function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   return parts.length === 1 ? parts[0]!.slice() : concatBytes(parts);
 }
 
-/** The body read from `connection` through `decoder`, starting with `first` (body bytes that
- * arrived with the head). */
+/** The body read from `connection` through `decoder`, starting with `first`: what the decoder
+ * made of the bytes that arrived with the head. */
 export function bodyStream(
   connection: Connection,
   decoder: BodyDecoder,
-  first: Uint8Array,
+  first: Decoded,
   end: BodyEnd,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  let pending: Uint8Array | null = first.length > 0 ? first : null;
+  let pending: Decoded | null = first;
   return new ReadableStream<Uint8Array<ArrayBuffer>>({
     async pull(controller) {
       try {
         for (;;) {
-          const input = pending ?? await connection.read();
+          let decoded = pending;
           pending = null;
-          if (input === null) {
-            if (!decoder.end()) {
-              throw new Error("the upstream closed the connection before the body ended");
+          if (decoded === null) {
+            const input = await connection.read();
+            if (input === null) {
+              if (!decoder.end()) {
+                throw new Error("the upstream closed the connection before the body ended");
+              }
+              end.complete(false);
+              controller.close();
+              return;
             }
-            end.complete(false);
-            controller.close();
-            return;
+            decoded = decoder.push(input);
           }
-          const { data, done, rest } = decoder.push(input);
+          const { data, done, rest } = decoded;
           if (data.length > 0) controller.enqueue(copyOut(data));
           if (done) {
             end.complete(rest.length === 0);

@@ -13,7 +13,7 @@
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
-import { bodyStream } from "./body_stream.ts";
+import { bodyStream, copyOut } from "./body_stream.ts";
 import {
   type BodyDecoder,
   chunkedDecoder,
@@ -24,6 +24,8 @@ import { Connection, type Origin, originOf } from "./connection.ts";
 import { HEADER_NAME } from "./header_syntax.ts";
 import { parseResponseHead, type ResponseHead } from "./parse_head.ts";
 import { Pool, type PoolOptions } from "./pool.ts";
+import { Http1Response, type UpstreamResponse } from "./response.ts";
+export type { UpstreamResponse } from "./response.ts";
 
 /** What the gateway passes to an upstream call (a subset of `RequestInit`). */
 export interface UpstreamInit {
@@ -34,7 +36,7 @@ export interface UpstreamInit {
 }
 
 /** A `fetch`-shaped upstream call; `globalThis.fetch` is one. */
-export type UpstreamFetch = (url: string, init: UpstreamInit) => Promise<Response>;
+export type UpstreamFetch = (url: string, init: UpstreamInit) => Promise<UpstreamResponse>;
 
 /** A client with its pool. */
 export interface Http1Client {
@@ -83,9 +85,22 @@ function headerLines(headers: Headers | Record<string, string>): string {
   return lines;
 }
 
+/** Where string bodies up to a third of its size are encoded before being copied behind the
+ * head: `encode` would allocate a buffer per request only to copy it at once, and an allocation
+ * costs more than the encoding of a typical body. Used synchronously, so one is enough. */
+const scratch = new Uint8Array(64 * 1024);
+
+/** The UTF-8 bytes of a body (a view of {@link scratch} for small strings: copy before reuse). */
+function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | undefined {
+  if (typeof body !== "string") return body;
+  // UTF-8 takes at most three bytes per UTF-16 code unit.
+  if (body.length * 3 > scratch.length) return encoder.encode(body);
+  return scratch.subarray(0, encoder.encodeInto(body, scratch).written);
+}
+
 /** The request's bytes: head and body in one buffer, so it goes out in one write. */
 function encodeRequest(url: URL, init: UpstreamInit): Uint8Array {
-  const body = typeof init.body === "string" ? encoder.encode(init.body) : init.body;
+  const body = bodyBytes(init.body);
   let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` +
     headerLines(init.headers);
   if (body !== undefined || init.method === "POST") {
@@ -179,7 +194,7 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     request: Uint8Array,
     method: string,
     signal: AbortSignal | undefined,
-  ): Promise<Response> {
+  ): Promise<UpstreamResponse> {
     // An abort closes the socket: a pending read or write fails, and the server sees the close.
     const onAbort = () => connection.close();
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -208,14 +223,21 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
       };
       if (decoder === null) {
         done(rest.length === 0);
-        return new Response(null, head);
+        return new Http1Response(head, null);
       }
-      const body = bodyStream(connection, decoder, rest, {
+      const coding = contentCoding(head.headers);
+      const first = decoder.push(rest);
+      // A body that came whole with its head (most JSON answers) skips the stream machinery.
+      if (first.done && coding === "identity") {
+        done(first.rest.length === 0);
+        return new Http1Response(head, copyOut(first.data));
+      }
+      const body = bodyStream(connection, decoder, first, {
         complete: done,
         abandon: drop,
         failure,
       });
-      return new Response(decode(body, head.headers), head);
+      return new Http1Response(head, decode(body, coding));
     } catch (error) {
       drop();
       throw failure(error);
@@ -236,7 +258,7 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     }
   }
 
-  async function send(input: string, init: UpstreamInit): Promise<Response> {
+  async function send(input: string, init: UpstreamInit): Promise<UpstreamResponse> {
     const url = new URL(input);
     const origin = originOf(url);
     init.signal?.throwIfAborted();
@@ -264,24 +286,29 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
   };
 }
 
-/** Undoes a content coding the server applied despite `accept-encoding: identity`. */
-function decode(
-  body: ReadableStream<Uint8Array<ArrayBuffer>>,
-  headers: Headers,
-): ReadableStream<Uint8Array<ArrayBuffer>> {
+/** The response's content coding, lowercase; `identity` when it names none. Refuses a coding the
+ * gateway cannot undo. */
+function contentCoding(headers: Headers): string {
   const coding = headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
   switch (coding) {
     case "identity":
-      return body;
     case "gzip":
     case "x-gzip":
-      return body.pipeThrough(new DecompressionStream("gzip"));
     case "deflate":
-      return body.pipeThrough(new DecompressionStream("deflate"));
+      return coding;
     default:
-      body.cancel().catch(() => {});
       throw new Error(
         `the upstream answered with content-encoding "${coding}", which the gateway cannot decode`,
       );
   }
+}
+
+/** Undoes a content coding the server applied despite `accept-encoding: identity`. */
+function decode(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  coding: string,
+): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return coding === "identity"
+    ? body
+    : body.pipeThrough(new DecompressionStream(coding === "deflate" ? "deflate" : "gzip"));
 }

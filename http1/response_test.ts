@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { Http1Response } from "./response.ts";
+
+const head = (status = 200) => ({
+  status,
+  statusText: "OK",
+  headers: new Headers({ "content-type": "application/json" }),
+});
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+function streamOf(...parts: string[]): ReadableStream<Uint8Array<ArrayBuffer>> {
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(bytes(part));
+      controller.close();
+    },
+  });
+}
+
+Deno.test("Http1Response: a body held whole is read as bytes, text or JSON, once", async () => {
+  const response = new Http1Response(head(), bytes('{"a":"\u00e9"}'));
+  assert.equal(response.ok, true);
+  assert.equal(response.bodyUsed, false);
+  assert.deepEqual(await response.json(), { a: "\u00e9" });
+  assert.equal(response.bodyUsed, true);
+  await assert.rejects(response.text(), TypeError);
+});
+
+Deno.test("Http1Response: a body held whole becomes a one-chunk stream when asked", async () => {
+  const response = new Http1Response(head(), bytes("whole"));
+  const body = response.body!;
+  assert.equal(response.body, body, "the same stream on every access");
+  assert.equal(await new Response(body).text(), "whole");
+});
+
+Deno.test("Http1Response: a streamed body is collected across its chunks", async () => {
+  const response = new Http1Response(head(), streamOf("con", "cat", "\u2713"));
+  assert.equal(await response.text(), "concat\u2713");
+});
+
+Deno.test("Http1Response: no body reads as empty; status decides ok", async () => {
+  const response = new Http1Response(head(404), null);
+  assert.equal(response.ok, false);
+  assert.equal(response.body, null);
+  assert.equal((await response.bytes()).length, 0);
+});
+
+Deno.test("Http1Response: a stream someone else holds cannot be read again", async () => {
+  const response = new Http1Response(head(), streamOf("x"));
+  const reader = response.body!.getReader();
+  await assert.rejects(response.bytes(), TypeError);
+  reader.releaseLock();
+});
