@@ -34,6 +34,43 @@ function toTotals(row: Row): UsageTotals {
   };
 }
 
+/** The columns of one ledger row, in {@link values} order. */
+const COLUMNS = "key_id, model, upstream, route, status, input_tokens, output_tokens, " +
+  "cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream, " +
+  "aborted, time";
+
+/** Rows per multi-row INSERT: one statement step for many rows costs about half as much per
+ * row as one step each. (16 columns × 32 rows stays far below SQLite's 32,766 variables.) */
+const ROWS_PER_INSERT = 32;
+
+/** An INSERT of `rows` rows. */
+function insertRows(rows: number): string {
+  const row = `(${new Array(16).fill("?").join(", ")})`;
+  return `INSERT INTO usage (${COLUMNS}) VALUES ${new Array(rows).fill(row).join(", ")}`;
+}
+
+/** The bound values of one row. */
+function values(r: UsageRecord): (string | number)[] {
+  return [
+    r.keyId,
+    r.model,
+    r.upstream,
+    r.route,
+    r.status,
+    r.inputTokens,
+    r.outputTokens,
+    r.cachedTokens,
+    r.cacheWriteTokens,
+    r.reasoningTokens,
+    r.images,
+    r.cost,
+    r.latencyMs,
+    r.stream ? 1 : 0,
+    r.aborted ? 1 : 0,
+    r.time,
+  ];
+}
+
 /** How long a ledger row may wait for companions before its batch is written. */
 const BATCH_DELAY_MS = 5;
 
@@ -45,17 +82,15 @@ export class UsageLedger {
   #pending: UsageRecord[] = [];
   #timer: ReturnType<typeof setTimeout> | null = null;
   readonly #insert: StatementSync;
+  readonly #insertMany: StatementSync;
   readonly #totals: StatementSync;
   readonly #byModel: StatementSync;
   readonly #byDay: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#db = db;
-    this.#insert = db.prepare(
-      `INSERT INTO usage (key_id, model, upstream, route, status, input_tokens, output_tokens,
-        cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream,
-        aborted, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.#insert = db.prepare(insertRows(1));
+    this.#insertMany = db.prepare(insertRows(ROWS_PER_INSERT));
     this.#totals = db.prepare(`SELECT ${SUMS} FROM usage ${WINDOW}`);
     this.#byModel = db.prepare(
       `SELECT model AS group_key, ${SUMS} FROM usage ${WINDOW} GROUP BY model ORDER BY model`,
@@ -81,33 +116,16 @@ export class UsageLedger {
     this.#pending = [];
     this.#db.exec("BEGIN");
     try {
-      for (const row of rows) this.#write(row);
+      let next = 0;
+      for (; next + ROWS_PER_INSERT <= rows.length; next += ROWS_PER_INSERT) {
+        this.#insertMany.run(...rows.slice(next, next + ROWS_PER_INSERT).flatMap(values));
+      }
+      for (; next < rows.length; next++) this.#insert.run(...values(rows[next]!));
       this.#db.exec("COMMIT");
     } catch (error) {
       this.#db.exec("ROLLBACK");
       throw error;
     }
-  }
-
-  #write(r: UsageRecord): void {
-    this.#insert.run(
-      r.keyId,
-      r.model,
-      r.upstream,
-      r.route,
-      r.status,
-      r.inputTokens,
-      r.outputTokens,
-      r.cachedTokens,
-      r.cacheWriteTokens,
-      r.reasoningTokens,
-      r.images,
-      r.cost,
-      r.latencyMs,
-      r.stream ? 1 : 0,
-      r.aborted ? 1 : 0,
-      r.time,
-    );
   }
 
   /** Totals for one key over `[start, end)`, plus groups sorted by key when asked. */

@@ -117,3 +117,52 @@ Deno.test("usage report: the other key sees only its own rows", () => {
   assert.equal(report.totals.inputTokens, 500);
   assert.deepEqual(report.groups?.map((g) => g.key), ["2025-01-01"]);
 });
+
+Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a remainder) is written whole, each row's columns in place", () => {
+  const db = openDatabase(":memory:");
+  const ledger = new UsageLedger(db);
+  const rows = 70;
+  for (let i = 0; i < rows; i++) {
+    ledger.record(usage({
+      model: `m${i}`,
+      inputTokens: i,
+      outputTokens: i * 2,
+      cachedTokens: i * 3,
+      cacheWriteTokens: i * 4,
+      reasoningTokens: i * 5,
+      images: i % 3,
+      cost: i / 4,
+      latencyMs: i + 0.5,
+      stream: i % 2 === 0,
+      aborted: i % 5 === 0,
+      time: JAN1 + i,
+    }));
+  }
+  ledger.flush();
+  const written = db.prepare("SELECT * FROM usage ORDER BY time").all();
+  assert.equal(written.length, rows);
+  written.forEach((row, i) => {
+    assert.deepEqual({ ...row, id: undefined }, {
+      id: undefined,
+      key_id: "key_a",
+      model: `m${i}`,
+      upstream: "openai",
+      route: "/v1/chat/completions",
+      status: 200,
+      input_tokens: i,
+      output_tokens: i * 2,
+      cached_tokens: i * 3,
+      cache_write_tokens: i * 4,
+      reasoning_tokens: i * 5,
+      images: i % 3,
+      cost: i / 4,
+      latency_ms: i + 0.5,
+      stream: i % 2 === 0 ? 1 : 0,
+      aborted: i % 5 === 0 ? 1 : 0,
+      time: JAN1 + i,
+    });
+  });
+  const report = ledger.report({ keyId: "key_a", start: JAN1, end: JAN1 + rows });
+  assert.equal(report.totals.requests, rows);
+  db.close();
+});
