@@ -5,7 +5,6 @@
  * stream, which together cost more than the rest of the client's work on a small JSON answer.
  * @module
  */
-import { concatBytes } from "../core/bytes.ts";
 import type { ResponseHead } from "./parse_head.ts";
 
 /** An upstream answer, as the gateway reads it. */
@@ -79,11 +78,8 @@ export class Http1Response implements UpstreamResponse {
       this.#whole = null;
       return whole;
     }
-    const stream = this.#stream;
-    if (stream === null) return EMPTY;
-    const chunks: Uint8Array<ArrayBuffer>[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
-    return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
+    // A streamed body (one that did not come whole) is collected by the runtime.
+    return this.#stream === null ? EMPTY : await new Response(this.#stream).bytes();
   }
 
   async text(): Promise<string> {

@@ -35,9 +35,24 @@ function toTotals(row: Row): UsageTotals {
 }
 
 /** The columns of one ledger row, in {@link values} order. */
-const COLUMNS = "key_id, model, upstream, route, status, input_tokens, output_tokens, " +
-  "cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream, " +
-  "aborted, time";
+const COLUMNS = [
+  "key_id",
+  "model",
+  "upstream",
+  "route",
+  "status",
+  "input_tokens",
+  "output_tokens",
+  "cached_tokens",
+  "cache_write_tokens",
+  "reasoning_tokens",
+  "images",
+  "cost",
+  "latency_ms",
+  "stream",
+  "aborted",
+  "time",
+];
 
 /** Rows per multi-row INSERT: one statement step for many rows costs about half as much per
  * row as one step each. (16 columns × 32 rows stays far below SQLite's 32,766 variables.) */
@@ -45,8 +60,8 @@ const ROWS_PER_INSERT = 32;
 
 /** An INSERT of `rows` rows. */
 function insertRows(rows: number): string {
-  const row = `(${new Array(16).fill("?").join(", ")})`;
-  return `INSERT INTO usage (${COLUMNS}) VALUES ${new Array(rows).fill(row).join(", ")}`;
+  const row = `(${COLUMNS.map(() => "?").join(", ")})`;
+  return `INSERT INTO usage (${COLUMNS.join(", ")}) VALUES ${new Array(rows).fill(row).join(", ")}`;
 }
 
 /** The bound values of one row. */
