@@ -8,6 +8,22 @@ import { concatBytes } from "../core/bytes.ts";
 import type { Sink, Step } from "../core/step.ts";
 import type { Meter } from "./ledger.ts";
 
+/** What a step hands the client: bytes forwarded as they came, or event text written here. */
+export type BodyChunk = Uint8Array | string;
+
+const encoder = new TextEncoder();
+
+/** One chunk's bytes. Text of a batch is joined and encoded once: encoding each event on its own
+ * and joining the bytes costs several times more. */
+function bytesOf(parts: BodyChunk[]): Uint8Array {
+  if (parts.length === 1) {
+    const only = parts[0]!;
+    return typeof only === "string" ? encoder.encode(only) : only;
+  }
+  if (parts.every((part) => typeof part === "string")) return encoder.encode(parts.join(""));
+  return concatBytes(parts.map((part) => typeof part === "string" ? encoder.encode(part) : part));
+}
+
 /** Chunks queued ahead of a slow client: enough that reading the upstream overlaps with writing
  * to the client, few enough that a slow client holds the upstream back (memory stays bounded). */
 const READ_AHEAD_CHUNKS = 8;
@@ -16,19 +32,30 @@ const READ_AHEAD_CHUNKS = 8;
  * at the end, or as aborted when the body fails or the client cancels (the cancel reaches the
  * upstream body, closing its connection: the provider stops generating). */
 export function meteredBody(
+  body: ReadableStream<BodyChunk>,
+  meter: Meter,
+  status: number,
+): ReadableStream<Uint8Array>;
+export function meteredBody(
   body: ReadableStream<Uint8Array>,
   meter: Meter,
   status: number,
-  step?: Step<Uint8Array, Uint8Array>,
+  step: Step<Uint8Array, BodyChunk>,
+): ReadableStream<Uint8Array>;
+export function meteredBody(
+  body: ReadableStream<BodyChunk>,
+  meter: Meter,
+  status: number,
+  step?: Step<Uint8Array, BodyChunk>,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let target: ReadableStreamDefaultController<Uint8Array> | null = null;
   // What one upstream chunk produced leaves as one chunk: a translation emits several events per
   // upstream event, and every chunk handed to the server is a write of its own.
-  let batch: Uint8Array[] | null = null;
+  let batch: BodyChunk[] | null = null;
   // One sink for the step's whole life (steps may keep the sink they were started with).
-  const sink: Sink<Uint8Array> = {
-    enqueue: (bytes) => batch ? batch.push(bytes) : target!.enqueue(bytes),
+  const sink: Sink<BodyChunk> = {
+    enqueue: (chunk) => batch ? batch.push(chunk) : target!.enqueue(bytesOf([chunk])),
   };
   const batched = (work: () => void) => {
     batch = [];
@@ -37,8 +64,10 @@ export function meteredBody(
     } finally {
       const parts = batch;
       batch = null;
-      if (parts.length === 1) target!.enqueue(parts[0]!);
-      else if (parts.length > 1) target!.enqueue(concatBytes(parts));
+      if (parts.length > 0) {
+        const bytes = bytesOf(parts);
+        if (bytes.length > 0) target!.enqueue(bytes);
+      }
     }
   };
   return new ReadableStream<Uint8Array>({
@@ -57,7 +86,9 @@ export function meteredBody(
             controller.close();
             return;
           }
-          if (step) batched(() => step.transform(chunk, sink));
+          // Without a step the body is bytes or text already; a step reads bytes.
+          if (step) batched(() => step.transform(chunk as Uint8Array, sink));
+          else if (typeof chunk === "string") controller.enqueue(encoder.encode(chunk));
           else controller.enqueue(chunk);
         } while ((controller.desiredSize ?? 0) > 0);
       } catch (error) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Step } from "../core/step.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
 import { Meter } from "./ledger.ts";
-import { meteredBody } from "./metered_body.ts";
+import { type BodyChunk, meteredBody } from "./metered_body.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -44,6 +44,42 @@ Deno.test("meteredBody hands out what one upstream chunk produced as one chunk",
       (chunk) => decoder.decode(chunk),
     );
     assert.deepEqual(chunks, ["a1;a2;a3;", "b1;b2;b3;", "end;done;"]);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("meteredBody encodes a batch of event text once, in order with any bytes beside it", async () => {
+  const store = openSqliteStore(":memory:");
+  try {
+    // Text (what the client encoders write), bytes (what the tap forwards), and both at once.
+    const mixed: Step<Uint8Array, BodyChunk> = {
+      transform(chunk, out) {
+        const text = decoder.decode(chunk);
+        if (text === "bytes") out.enqueue(chunk);
+        out.enqueue(`${text}:é;`);
+        out.enqueue("");
+        out.enqueue(`${text}:2;`);
+      },
+    };
+    const upstream = ReadableStream.from(["text", "bytes"].map((text) => encoder.encode(text)));
+    const chunks = await Array.fromAsync(meteredBody(upstream, meterOn(store), 200, mixed));
+    assert.ok(chunks.every((chunk) => chunk instanceof Uint8Array));
+    assert.deepEqual(chunks.map((chunk) => decoder.decode(chunk)), [
+      "text:é;text:2;",
+      "bytesbytes:é;bytes:2;",
+    ]);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("meteredBody without a step sends text chunks as UTF-8", async () => {
+  const store = openSqliteStore(":memory:");
+  try {
+    const events = ReadableStream.from<BodyChunk>(["data: ü\n\n", encoder.encode("data: 2\n\n")]);
+    const chunks = await Array.fromAsync(meteredBody(events, meterOn(store), 200));
+    assert.deepEqual(chunks.map((chunk) => decoder.decode(chunk)), ["data: ü\n\n", "data: 2\n\n"]);
   } finally {
     await store.close();
   }

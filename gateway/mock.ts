@@ -29,11 +29,11 @@ export async function respondWithMock(
   const now = Date.now();
   if (request.stream) {
     for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-    const bytes = mockStream(request, model.requested, now, deps.config.mockDelayMs)
+    const events = mockStream(request, model.requested, now, deps.config.mockDelayMs)
       .pipeThrough(stepStream(meterParts(meter)))
       .pipeThrough(keeper ? keeper.stream() : new TransformStream())
       .pipeThrough(stepStream(client.encodeStream(ctx)));
-    return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
+    return new Response(meteredBody(events, meter, 200), { status: 200, headers });
   }
   const response = mockResponse(request, model.requested, now);
   meter.add(response.usage);

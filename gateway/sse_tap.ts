@@ -9,6 +9,7 @@
  */
 import type { Step } from "../core/step.ts";
 import { parseEventBlock, type SseEvent } from "../sse/parse_sse.ts";
+import type { BodyChunk } from "./metered_body.ts";
 
 /** What the tap does with events. */
 export interface TapOptions {
@@ -26,9 +27,8 @@ const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
 
 /** The tap for one stream, as a step: each upstream chunk in, what the client gets out; at
  * the end, a final event that had no blank line after it. */
-export function sseTapStep(options: TapOptions): Step<Uint8Array, Uint8Array> {
+export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
   const decoder = new TextDecoder();
-  const encoder = new TextEncoder();
   let pending = "";
 
   const visit = (block: string): boolean => {
@@ -58,12 +58,12 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, Uint8Array> {
         start = end;
       }
       pending = text.slice(start);
-      if (kept) out.enqueue(encoder.encode(kept));
+      if (kept) out.enqueue(kept);
     },
     flush(out) {
       const rest = pending + decoder.decode();
       pending = "";
-      if (rest.length > 0 && visit(rest) && options.keep) out.enqueue(encoder.encode(rest));
+      if (rest.length > 0 && visit(rest) && options.keep) out.enqueue(rest);
     },
   };
 }

@@ -2,17 +2,23 @@ import assert from "node:assert/strict";
 import { sseTapStep } from "./sse_tap.ts";
 import { stepStream } from "../core/step.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
+import type { BodyChunk } from "./metered_body.ts";
 
 const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+/** What the tap sent, as text: forwarded bytes are decoded, written text taken as it is. */
+async function textOf(out: ReadableStream<BodyChunk>): Promise<string> {
+  const chunks = await Array.fromAsync(out);
+  return chunks.map((c) => typeof c === "string" ? c : dec.decode(c)).join("");
+}
 
 async function run(chunks: string[], keep?: (e: SseEvent) => boolean) {
   const seen: SseEvent[] = [];
   const out = ReadableStream.from(chunks.map((c) => enc.encode(c))).pipeThrough(
     stepStream(sseTapStep({ observe: (e) => seen.push(e), keep })),
   );
-  const text = new TextDecoder().decode(
-    new Uint8Array((await Array.fromAsync(out)).flatMap((c) => [...c])),
-  );
+  const text = await textOf(out);
   return { seen, text };
 }
 
@@ -38,9 +44,7 @@ Deno.test("sseTapStep with mustContain skips chunks without it but sees events s
   const out = ReadableStream.from(input.map((c) => enc.encode(c))).pipeThrough(
     stepStream(sseTapStep({ observe: (e) => seen.push(e), mustContain: '"usage"' })),
   );
-  const text = new TextDecoder().decode(
-    new Uint8Array((await Array.fromAsync(out)).flatMap((c) => [...c])),
-  );
+  const text = await textOf(out);
   assert.equal(text, input.join(""));
   assert.ok(seen.some((e) => e.data === '{"usage":{"x":1}}'));
 });

@@ -73,11 +73,11 @@ export async function translate(
       );
       const encode = client.encodeStream(ctx);
       if (keeper) {
-        const bytes = response.body
+        const events = response.body
           .pipeThrough(stepStream(decode))
           .pipeThrough(keeper.stream())
           .pipeThrough(stepStream(encode));
-        return new Response(meteredBody(bytes, meter, 200), { status: 200, headers });
+        return new Response(meteredBody(events, meter, 200), { status: 200, headers });
       }
       return new Response(meteredBody(response.body, meter, 200, chainSteps(decode, encode)), {
         status: 200,

@@ -29,9 +29,9 @@ export interface ClientCodec {
   decodeRequest(body: unknown): Converted<CoreRequest>;
   /** Internal response → response body. */
   encodeResponse(response: CoreResponse, ctx: EncodeContext): Converted<unknown>;
-  /** Stream parts → SSE bytes, as a step (`core/step.ts`). Always ends with the protocol's
+  /** Stream parts → SSE text, as a step (`core/step.ts`). Always ends with the protocol's
    * terminal event, also after an `error` part. */
-  encodeStream(ctx: EncodeContext): Step<StreamPart, Uint8Array>;
+  encodeStream(ctx: EncodeContext): Step<StreamPart, string>;
 }
 
 /** An HTTP request to send upstream, relative to the provider's root. */

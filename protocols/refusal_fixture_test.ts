@@ -1,4 +1,4 @@
-import { stepStream } from "../core/step.ts";
+import { chainSteps, stepStream } from "../core/step.ts";
 /**
  * The recorded Anthropic refusal (`stop_details` with a category and an explanation, no content
  * blocks), streamed and not, decoded by the Anthropic upstream codec and encoded by every client
@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import type { CoreRequest, Wire } from "../core/request.ts";
 import type { StreamPart } from "../core/stream.ts";
 import { parseSse, type SseEvent } from "../sse/parse_sse.ts";
+import { utf8Step } from "../sse/encode_sse.ts";
 import type { EncodeContext } from "./codec.ts";
 import { clientCodec, upstreamCodec } from "./registry.ts";
 
@@ -56,7 +57,9 @@ async function stream(wire: Wire): Promise<Array<Record<string, unknown>>> {
   );
   const sse = await Array.fromAsync(
     ReadableStream.from(parts)
-      .pipeThrough(stepStream(clientCodec(wire).encodeStream(context(wire))))
+      .pipeThrough(
+        stepStream(chainSteps(clientCodec(wire).encodeStream(context(wire)), utf8Step())),
+      )
       .pipeThrough(parseSse()),
   );
   return sse.filter((e) => e.data !== "[DONE]").map((e) => JSON.parse(e.data));

@@ -8,12 +8,12 @@
  * rejects empty text blocks). A redacted block is only known at its end and is written then.
  * @module
  */
-import { type Sink, type Step, stepStream } from "../../core/step.ts";
+import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
 import { GatewayError } from "../../core/errors.ts";
 import type { Usage } from "../../core/response.ts";
-import { sseTyped } from "../../sse/encode_sse.ts";
+import { sseTyped, utf8Step } from "../../sse/encode_sse.ts";
 import type { EncodeContext } from "../codec.ts";
 import { anthropicErrorBody } from "./encode_error.ts";
 import { anthropicMessageId, thinkingOmitted } from "./encode_response.ts";
@@ -28,7 +28,7 @@ type Block =
   | { kind: "reasoning"; wire: number | null; token?: string }
   | { kind: "tool"; wire: number; custom: boolean; buffer: string };
 
-type Out = Sink<Uint8Array>;
+type Out = Sink<string>;
 type WireEvent = { type: string } & Record<string, unknown>;
 
 function startUsage(usage: Partial<Usage> | undefined) {
@@ -59,12 +59,12 @@ function deltaUsage(usage: Usage): Record<string, unknown> {
 }
 
 /** The SSE error event for a gateway error. */
-export function errorEvent(error: GatewayError): Uint8Array {
+export function errorEvent(error: GatewayError): string {
   return sseTyped(anthropicErrorBody(error));
 }
 
 /** Encodes the client's event stream. */
-export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   const omitted = thinkingOmitted(ctx);
   const blocks = new Map<number, Block>();
   let started = false;
@@ -226,5 +226,5 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
 
 /** The step as a `TransformStream`. */
 export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
-  return stepStream(encodeStreamStep(ctx));
+  return stepStream(chainSteps(encodeStreamStep(ctx), utf8Step()));
 }

@@ -5,11 +5,11 @@
  * fragment of each tool call carries its index, id, type and name.
  * @module
  */
-import { type Sink, type Step, stepStream } from "../../core/step.ts";
+import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
 import { GatewayError } from "../../core/errors.ts";
-import { sseBytes } from "../../sse/encode_sse.ts";
+import { sseText, utf8Step } from "../../sse/encode_sse.ts";
 import type { EncodeContext } from "../codec.ts";
 import { openaiErrorBody } from "./encode_error.ts";
 import { type ChatFinishReason, toFinishReason } from "./map_stop_reason.ts";
@@ -26,8 +26,8 @@ const BLOCK_SEPARATOR = "\n\n";
  * `choices: []` chunk only when the client asked with `stream_options.include_usage`. An
  * `error` part becomes OpenAI's in-stream `{"error":{...}}` event; the stream always ends with
  * `[DONE]`. */
-export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
-  let ctrl!: Sink<Uint8Array>;
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
+  let ctrl!: Sink<string>;
   let id = "";
   let created = 0;
   let closed = false;
@@ -37,7 +37,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
   const wrote = { text: false, reasoning: false };
   const separate = { text: false, reasoning: false };
 
-  const send = (payload: unknown) => ctrl.enqueue(sseBytes(JSON.stringify(payload)));
+  const send = (payload: unknown) => ctrl.enqueue(sseText(JSON.stringify(payload)));
   const envelope = (rest: Record<string, unknown>) =>
     send({ id, object: "chat.completion.chunk", created, model: ctx.clientModel, ...rest });
   const choice = (delta: Delta, finishReason: ChatFinishReason | null) =>
@@ -64,7 +64,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
 
   function end(error?: GatewayError) {
     if (error) send(openaiErrorBody(error));
-    ctrl.enqueue(sseBytes("[DONE]"));
+    ctrl.enqueue(sseText("[DONE]"));
     closed = true;
   }
 
@@ -150,5 +150,5 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
 
 /** The step as a `TransformStream`. */
 export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
-  return stepStream(encodeStreamStep(ctx));
+  return stepStream(chainSteps(encodeStreamStep(ctx), utf8Step()));
 }

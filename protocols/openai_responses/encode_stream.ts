@@ -11,10 +11,10 @@
  * encrypted content, which is what lets a Claude thinking block continue across turns).
  * @module
  */
-import { type Sink, type Step, stepStream } from "../../core/step.ts";
+import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { VendorToken } from "../../core/content.ts";
 import { assertNever, type StreamPart } from "../../core/stream.ts";
-import { sseTyped } from "../../sse/encode_sse.ts";
+import { sseTyped, utf8Step } from "../../sse/encode_sse.ts";
 import type { EncodeContext } from "../codec.ts";
 import { callItem, callPayload, type CallShape, callShaper } from "./call_items.ts";
 import { CALL_PREFIX, reasoningItem } from "./encode_response.ts";
@@ -46,18 +46,20 @@ type Block =
   };
 
 /** Encodes one response's stream parts as SSE bytes. */
-export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Array> {
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   const shape = callShaper(ctx.request);
   const includeEncrypted = ctx.request.reasoning?.includeEncrypted === true;
   const output: WireOutputItem[] = [];
   const blocks = new Map<number, Block>();
-  let out!: Sink<Uint8Array>;
+  let out!: Sink<string>;
   let state: ResponseState | null = null;
   let nextId = itemIdAllocator("resp_pending");
   let sequence = 0;
   let openMessage: { item: WireMessageItem; outputIndex: number } | null = null;
   let ended = false;
 
+  // Each event is serialised as it is emitted, so the items it shows may change afterwards
+  // (a message item gains content and is completed) without a copy.
   const emit = (type: ResponsesEventType, fields: Record<string, unknown>) => {
     const event = { type, sequence_number: sequence++, ...fields };
     out.enqueue(sseTyped(event));
@@ -84,7 +86,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
     output.push(item);
     emit("response.output_item.added", {
       output_index: output.length - 1,
-      item: structuredClone(item),
+      item,
     });
     return output.length - 1;
   };
@@ -93,7 +95,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
     openMessage.item.status = "completed";
     emit("response.output_item.done", {
       output_index: openMessage.outputIndex,
-      item: structuredClone(openMessage.item),
+      item: openMessage.item,
     });
     openMessage = null;
   };
@@ -308,5 +310,5 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, Uint8Arra
 
 /** The step as a `TransformStream`. */
 export function encodeStream(ctx: EncodeContext): TransformStream<StreamPart, Uint8Array> {
-  return stepStream(encodeStreamStep(ctx));
+  return stepStream(chainSteps(encodeStreamStep(ctx), utf8Step()));
 }

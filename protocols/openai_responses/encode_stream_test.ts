@@ -82,6 +82,19 @@ Deno.test("encodeStream: text, reasoning and a call in order, one terminal event
     "response.output_item.done",
     "response.completed",
   ]);
+  // Each event shows the message item as it was then, though the same item grows afterwards.
+  const messageEvents = events.filter((e) =>
+    (e.item as Record<string, unknown> | undefined)?.type === "message"
+  );
+  assert.deepEqual(messageEvents.map((e) => [e.type, (e.item as Record<string, unknown>).status]), [
+    ["response.output_item.added", "in_progress"],
+    ["response.output_item.done", "completed"],
+  ]);
+  assert.deepEqual((messageEvents[0]!.item as Record<string, unknown>).content, []);
+  assert.equal(
+    ((messageEvents[1]!.item as Record<string, unknown>).content as unknown[]).length,
+    2,
+  );
   const completed = events.at(-1)?.response as Record<string, unknown>;
   assert.equal(completed.id, "resp_msg_abc");
   assert.equal(completed.model, "client-model");
