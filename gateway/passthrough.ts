@@ -19,6 +19,11 @@ const KEEP_HEADERS = ["request-id", "x-request-id", "openai-processing-ms", "ret
 
 const utf8 = new TextDecoder();
 
+/** Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start and
+ * message_delta, Responses' terminal response); `"usage":null`, which chat puts on every chunk
+ * once usage is asked for and Responses on its first events, carries none. */
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
+
 /** Forwards `exchange` to an upstream speaking the client's own wire. */
 export async function passthrough(
   exchange: LlmExchange,
@@ -65,9 +70,7 @@ export async function passthrough(
           if (usage) meter.add(usage);
         },
         keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
-        // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
-        // message_start/message_delta, Responses' terminal response).
-        mustContain: '"usage"',
+        interesting: USAGE_OBJECT,
       });
       return new Response(meteredBody(response.body, meter, response.status, tap), {
         status: response.status,

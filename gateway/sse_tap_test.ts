@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { sseTapStep } from "./sse_tap.ts";
-import { stepStream } from "../core/step.ts";
+import { type Step, stepStream } from "../core/step.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
 import type { BodyChunk } from "./metered_body.ts";
 
@@ -38,13 +38,62 @@ Deno.test("sseTapStep cuts rejected events by byte range and keeps the rest verb
   assert.equal(text, "data: 1\n\ndata: 3\n\ndata: [DONE]\n\n");
 });
 
-Deno.test("sseTapStep with mustContain skips chunks without it but sees events split across them", async () => {
+Deno.test("sseTapStep with a pattern skips chunks without it but sees events split across them", async () => {
   const seen: SseEvent[] = [];
   const input = ['data: {"a":1}\n\ndata: {"us', 'age":{"x":1}}\n\n', 'data: {"b":2}\n\n'];
   const out = ReadableStream.from(input.map((c) => enc.encode(c))).pipeThrough(
-    stepStream(sseTapStep({ observe: (e) => seen.push(e), mustContain: '"usage"' })),
+    stepStream(sseTapStep({ observe: (e) => seen.push(e), interesting: /"usage"/ })),
   );
   const text = await textOf(out);
   assert.equal(text, input.join(""));
   assert.ok(seen.some((e) => e.data === '{"usage":{"x":1}}'));
+});
+
+/** Runs the tap chunk by chunk and returns the text it sent after each chunk. */
+function perChunk(step: Step<Uint8Array, BodyChunk>, chunks: string[]): string[] {
+  const sent: string[] = [];
+  let now: BodyChunk[] = [];
+  const sink = { enqueue: (c: BodyChunk) => now.push(c) };
+  const take = () => {
+    sent.push(now.map((c) => typeof c === "string" ? c : dec.decode(c)).join(""));
+    now = [];
+  };
+  for (const chunk of chunks) {
+    step.transform(enc.encode(chunk), sink);
+    take();
+  }
+  step.flush?.(sink);
+  take();
+  return sent;
+}
+
+Deno.test("sseTapStep with a filter and a pattern passes unmatched events on whole, as they complete", () => {
+  const seen: SseEvent[] = [];
+  const usage = 'data: {"choices":[],"usage":{"total_tokens":3}}\r\n\r\n';
+  const sent = perChunk(
+    sseTapStep({
+      observe: (e) => seen.push(e),
+      keep: (e) => !e.data.includes('"usage":{'),
+      interesting: /"usage"\s*:\s*\{/,
+    }),
+    [
+      'data: {"usage":null,"n":1}\r\n\r\ndata: {"n":',
+      "2}\r\n\r\n",
+      usage.slice(0, 30),
+      usage.slice(30) + "data: [DONE]\r\n\r\n",
+    ],
+  );
+  // CRLF-separated events leave as soon as they are complete; the unfinished one waits.
+  assert.deepEqual(sent, [
+    'data: {"usage":null,"n":1}\r\n\r\n',
+    'data: {"n":2}\r\n\r\n',
+    "",
+    "data: [DONE]\r\n\r\n",
+    "",
+  ]);
+  // Only the chunk with a usage object was split into events.
+  assert.deepEqual(seen.map((e) => e.data), [
+    '{"choices":[],"usage":{"total_tokens":3}}',
+    "[DONE]",
+  ]);
 });
