@@ -20,11 +20,12 @@ import {
   closeDelimitedDecoder,
   lengthDecoder,
 } from "./body_decoder.ts";
-import { Connection, type Origin, originOf } from "./connection.ts";
+import { Connection, type Origin } from "./connection.ts";
 import { HEADER_NAME } from "./header_syntax.ts";
 import { parseResponseHead, type ResponseHead } from "./parse_head.ts";
 import { Pool, type PoolOptions } from "./pool.ts";
 import { Http1Response, type UpstreamResponse } from "./response.ts";
+import { type Target, targetOf } from "./target.ts";
 export type { UpstreamResponse } from "./response.ts";
 
 /** What the gateway passes to an upstream call (a subset of `RequestInit`). */
@@ -99,9 +100,9 @@ function bodyBytes(body: string | Uint8Array | undefined): Uint8Array | undefine
 }
 
 /** The request's bytes: head and body in one buffer, so it goes out in one write. */
-function encodeRequest(url: URL, init: UpstreamInit): Uint8Array {
+function encodeRequest(target: Target, init: UpstreamInit): Uint8Array {
   const body = bodyBytes(init.body);
-  let head = `${init.method} ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${url.host}\r\n` +
+  let head = `${init.method} ${target.path} HTTP/1.1\r\nhost: ${target.host}\r\n` +
     headerLines(init.headers);
   if (body !== undefined || init.method === "POST") {
     head += `content-length: ${body?.length ?? 0}\r\n`;
@@ -259,10 +260,10 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
   }
 
   async function send(input: string, init: UpstreamInit): Promise<UpstreamResponse> {
-    const url = new URL(input);
-    const origin = originOf(url);
+    const target = targetOf(input);
+    const origin = target.origin;
     init.signal?.throwIfAborted();
-    const request = encodeRequest(url, init);
+    const request = encodeRequest(target, init);
     for (;;) {
       const pooled = pool.take(origin);
       const connection = pooled ?? await connect(origin, init.signal);
