@@ -2,19 +2,44 @@
  * Reads a failed upstream response into the gateway error the client sees.
  * @module
  */
+import { concatBytes } from "../core/bytes.ts";
 import type { GatewayError } from "../core/errors.ts";
 import type { UpstreamCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
 
-/** Error bodies are small; a huge one is cut rather than held. */
-const MAX_ERROR_BODY = 64 * 1024;
+/** Error bodies are small; past this much, the rest is not read (nor held). */
+export const MAX_ERROR_BODY = 64 * 1024;
+
+const utf8 = new TextDecoder();
+
+/** The first `limit` bytes of the body, as text. A longer body is cancelled there, which closes
+ * its connection instead of reading on. */
+async function readCapped(response: UpstreamResponse, limit: number): Promise<string> {
+  const body = response.body;
+  if (body === null) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    if (size >= limit) reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+  return utf8.decode(concatBytes(chunks).subarray(0, limit));
+}
 
 /** Parses the upstream's error body (JSON or text) and lets the wire's codec map it. */
 export async function readUpstreamError(
   response: UpstreamResponse,
   codec: UpstreamCodec,
 ): Promise<GatewayError> {
-  const text = (await response.text()).slice(0, MAX_ERROR_BODY);
+  const text = await readCapped(response, MAX_ERROR_BODY);
   let body: unknown = text;
   try {
     body = JSON.parse(text);
