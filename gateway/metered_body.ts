@@ -1,10 +1,12 @@
 /**
- * The one stream stage between an upstream body and the client: reads the upstream, runs a step
- * over the bytes (a passthrough tap, or a whole fused translation), and closes the request's
- * meter when the body ends, fails, or the client goes away.
+ * The one stream stage between an upstream body and the client: reads the upstream (straight
+ * from its connection when the HTTP/1.1 client answered), runs a step over the bytes (a
+ * passthrough tap, or a whole fused translation), and closes the request's meter when the body
+ * ends, fails, or the client goes away.
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
+import { type ChunkReader, streamReader } from "../core/chunk_reader.ts";
 import type { Sink, Step } from "../core/step.ts";
 import type { Meter } from "./ledger.ts";
 
@@ -32,23 +34,24 @@ const READ_AHEAD_CHUNKS = 8;
  * at the end, or as aborted when the body fails or the client cancels (the cancel reaches the
  * upstream body, closing its connection: the provider stops generating). */
 export function meteredBody(
-  body: ReadableStream<BodyChunk>,
+  body: ReadableStream<BodyChunk> | ChunkReader<BodyChunk>,
   meter: Meter,
   status: number,
 ): ReadableStream<Uint8Array>;
 export function meteredBody(
-  body: ReadableStream<Uint8Array>,
+  body: ReadableStream<Uint8Array> | ChunkReader<Uint8Array>,
   meter: Meter,
   status: number,
   step: Step<Uint8Array, BodyChunk>,
 ): ReadableStream<Uint8Array>;
 export function meteredBody(
-  body: ReadableStream<BodyChunk>,
+  body: ReadableStream<BodyChunk> | ChunkReader<BodyChunk>,
   meter: Meter,
   status: number,
   step?: Step<Uint8Array, BodyChunk>,
 ): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
+  // An upstream body read straight from its connection comes as a reader: no stream between.
+  const reader = body instanceof ReadableStream ? streamReader(body) : body;
   let target: ReadableStreamDefaultController<Uint8Array> | null = null;
   // What one upstream chunk produced leaves as one chunk: a translation emits several events per
   // upstream event, and every chunk handed to the server is a write of its own.
@@ -79,8 +82,8 @@ export function meteredBody(
       try {
         // Read on while the client's queue has room: one pull call serves several chunks.
         do {
-          const { done, value: chunk } = await reader.read();
-          if (done) {
+          const chunk = await reader.read();
+          if (chunk === null) {
             if (step?.flush) batched(() => step.flush!(sink));
             meter.close(status);
             controller.close();

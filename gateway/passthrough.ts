@@ -11,6 +11,7 @@ import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { meteredBody } from "./metered_body.ts";
 import { releaseBody, upstreamFetch } from "./upstream_fetch.ts";
+import { bodyReaderOf } from "../http1/response.ts";
 import { readUpstreamError } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 
@@ -62,7 +63,8 @@ export async function passthrough(
       if (value) headers.set(name, value);
     }
     const type = response.headers.get("content-type") ?? "";
-    if (stream && type.includes("text/event-stream") && response.body) {
+    const events = stream && type.includes("text/event-stream") ? bodyReaderOf(response) : null;
+    if (events) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
       const tap = sseTapStep({
         observe: (event) => {
@@ -72,7 +74,7 @@ export async function passthrough(
         keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
         interesting: USAGE_OBJECT,
       });
-      return new Response(meteredBody(response.body, meter, response.status, tap), {
+      return new Response(meteredBody(events, meter, response.status, tap), {
         status: response.status,
         headers,
       });

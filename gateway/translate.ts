@@ -9,6 +9,8 @@ import { GatewayError } from "../core/errors.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
+import { bodyReaderOf } from "../http1/response.ts";
+import { readerStream } from "../core/chunk_reader.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
 import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
@@ -63,7 +65,8 @@ export async function translate(
     const ctx = { clientModel: model.requested, request };
 
     if (request.stream) {
-      if (!response.body) throw new Error("upstream stream has no body");
+      const body = bodyReaderOf(response);
+      if (!body) throw new Error("upstream stream has no body");
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
       // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
       // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
@@ -73,13 +76,13 @@ export async function translate(
       );
       const encode = client.encodeStream(ctx);
       if (keeper) {
-        const events = response.body
+        const events = readerStream(body)
           .pipeThrough(stepStream(decode))
           .pipeThrough(keeper.stream())
           .pipeThrough(stepStream(encode));
         return new Response(meteredBody(events, meter, 200), { status: 200, headers });
       }
-      return new Response(meteredBody(response.body, meter, 200, chainSteps(decode, encode)), {
+      return new Response(meteredBody(body, meter, 200, chainSteps(decode, encode)), {
         status: 200,
         headers,
       });

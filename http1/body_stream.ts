@@ -1,14 +1,15 @@
 /**
- * A response body as a `ReadableStream`: each pull reads the socket once and hands out, as one
- * chunk, every body byte that read brought. Chunks that arrive together leave together (one
- * enqueue, one write to the client) instead of one stream round trip per upstream chunk.
+ * A response body read from its connection: each read takes the socket once and hands out, as
+ * one chunk, every body byte that read brought. Chunks that arrive together leave together (one
+ * write to the client) instead of one round per upstream chunk.
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
+import type { ChunkReader } from "../core/chunk_reader.ts";
 import type { BodyDecoder, Decoded } from "./body_decoder.ts";
 import type { Connection } from "./connection.ts";
 
-/** How a body stream ends. */
+/** How a body ends. */
 export interface BodyEnd {
   /** The body ended cleanly with nothing after it: the connection may carry another request. */
   complete(reusable: boolean): void;
@@ -25,15 +26,17 @@ export function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 
 /** The body read from `connection` through `decoder`, starting with `first`: what the decoder
  * made of the bytes that arrived with the head. */
-export function bodyStream(
+export function bodyReader(
   connection: Connection,
   decoder: BodyDecoder,
   first: Decoded,
   end: BodyEnd,
-): ReadableStream<Uint8Array<ArrayBuffer>> {
+): ChunkReader<Uint8Array<ArrayBuffer>> {
   let pending: Decoded | null = first;
-  return new ReadableStream<Uint8Array<ArrayBuffer>>({
-    async pull(controller) {
+  let finished = false;
+  return {
+    async read() {
+      if (finished) return null;
       try {
         for (;;) {
           let decoded = pending;
@@ -44,28 +47,32 @@ export function bodyStream(
               if (!decoder.end()) {
                 throw new Error("the upstream closed the connection before the body ended");
               }
+              finished = true;
               end.complete(false);
-              controller.close();
-              return;
+              return null;
             }
             decoded = decoder.push(input);
           }
           const { data, done, rest } = decoded;
-          if (data.length > 0) controller.enqueue(copyOut(data));
           if (done) {
+            finished = true;
             end.complete(rest.length === 0);
-            controller.close();
-            return;
+            return data.length > 0 ? copyOut(data) : null;
           }
-          if (data.length > 0) return;
+          if (data.length > 0) return copyOut(data);
         }
       } catch (error) {
+        finished = true;
         end.abandon();
-        controller.error(end.failure(error));
+        throw end.failure(error);
       }
     },
     cancel() {
-      end.abandon();
+      if (!finished) {
+        finished = true;
+        end.abandon();
+      }
+      return Promise.resolve();
     },
-  }, { highWaterMark: 0 });
+  };
 }

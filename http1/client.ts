@@ -13,7 +13,8 @@
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
-import { bodyStream, copyOut } from "./body_stream.ts";
+import { bodyReader, copyOut } from "./body_stream.ts";
+import { type ChunkReader, readerStream } from "../core/chunk_reader.ts";
 import {
   type BodyDecoder,
   chunkedDecoder,
@@ -233,12 +234,13 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
         done(first.rest.length === 0);
         return new Http1Response(head, copyOut(first.data));
       }
-      const body = bodyStream(connection, decoder, first, {
+      const body = bodyReader(connection, decoder, first, {
         complete: done,
         abandon: drop,
         failure,
       });
-      return new Http1Response(head, decode(body, coding));
+      // A compressed body is undone by the runtime's stream; a plain one is read as it is.
+      return new Http1Response(head, coding === "identity" ? body : decode(body, coding));
     } catch (error) {
       drop();
       throw failure(error);
@@ -306,10 +308,10 @@ function contentCoding(headers: Headers): string {
 
 /** Undoes a content coding the server applied despite `accept-encoding: identity`. */
 function decode(
-  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  body: ChunkReader<Uint8Array<ArrayBuffer>>,
   coding: string,
 ): ReadableStream<Uint8Array<ArrayBuffer>> {
-  return coding === "identity"
-    ? body
-    : body.pipeThrough(new DecompressionStream(coding === "deflate" ? "deflate" : "gzip"));
+  return readerStream(body).pipeThrough(
+    new DecompressionStream(coding === "deflate" ? "deflate" : "gzip"),
+  );
 }

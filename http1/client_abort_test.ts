@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { bodyReaderOf } from "./response.ts";
 import { createHttp1Client } from "./client.ts";
 import { Connection } from "./connection.ts";
 import { type RawSocket, within, withRawServer } from "./testing.ts";
@@ -163,6 +164,19 @@ Deno.test("cancelling the body closes the connection instead of pooling it", asy
     await reader.read();
     await reader.cancel();
     assert.equal(await within(closed), true);
+    assert.equal(client.idle, 0);
+  });
+});
+
+Deno.test("cancelling the body's reader closes the connection instead of pooling it", async () => {
+  const { script, closed } = hanging(`${CHUNKED_HEAD}5\r\nfirst\r\n`);
+  await withRawServer(script, async (url, client) => {
+    const response = await client.fetch(url, { method: "GET", headers: {} });
+    const reader = bodyReaderOf(response)!;
+    assert.equal(new TextDecoder().decode((await reader.read())!), "first");
+    await reader.cancel();
+    assert.equal(await within(closed), true);
+    assert.equal(await reader.read(), null);
     assert.equal(client.idle, 0);
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHttp1Client, type Http1Client } from "./client.ts";
 import { delay } from "./testing.ts";
+import { bodyReaderOf } from "./response.ts";
 
 type Handler = (request: Request, remotePort: number) => Response | Promise<Response>;
 
@@ -83,6 +84,34 @@ Deno.test("a streamed body arrives chunk by chunk, before the server has sent th
     for (let read = await reader.read(); !read.done; read = await reader.read()) rest += read.value;
     assert.equal(rest, "data: 2\n\ndata: [DONE]\n\n");
     assert.equal(client.idle, 1);
+  });
+});
+
+Deno.test("a streamed body read without a stream: its chunks, then the connection pooled", async () => {
+  const handler = () =>
+    new Response(
+      new ReadableStream({
+        async start(controller) {
+          for (const text of ["data: 1\n\n", "data: 2\n\n"]) {
+            controller.enqueue(new TextEncoder().encode(text));
+            await delay(10);
+          }
+          controller.close();
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  await withServer(handler, async (url, client) => {
+    const response = await client.fetch(`${url}/stream`, { method: "POST", headers: {} });
+    const reader = bodyReaderOf(response)!;
+    assert.equal(response.bodyUsed, true, "the body is taken");
+    const chunks: string[] = [];
+    for (let chunk = await reader.read(); chunk !== null; chunk = await reader.read()) {
+      chunks.push(new TextDecoder().decode(chunk));
+    }
+    assert.deepEqual(chunks, ["data: 1\n\n", "data: 2\n\n"]);
+    assert.equal(client.idle, 1);
+    assert.equal(await reader.read(), null, "an ended reader stays ended");
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Http1Response } from "./response.ts";
+import { bodyReaderOf, Http1Response } from "./response.ts";
 
 const head = (status = 200) => ({
   status,
@@ -50,4 +50,24 @@ Deno.test("Http1Response: a stream someone else holds cannot be read again", asy
   const reader = response.body!.getReader();
   await assert.rejects(response.bytes(), TypeError);
   reader.releaseLock();
+});
+
+Deno.test("Http1Response: a reader hands out a body held whole once, and takes the body", async () => {
+  const response = new Http1Response(head(), bytes("whole"));
+  const reader = response.reader()!;
+  assert.equal(new TextDecoder().decode((await reader.read())!), "whole");
+  assert.equal(await reader.read(), null);
+  assert.equal(response.bodyUsed, true);
+  await assert.rejects(response.bytes(), TypeError);
+  assert.equal(new Http1Response(head(204), null).reader(), null);
+});
+
+Deno.test("bodyReaderOf reads the runtime's own Response through its stream", async () => {
+  const reader = bodyReaderOf(new Response(streamOf("a", "b")))!;
+  const chunks: string[] = [];
+  for (let chunk = await reader.read(); chunk !== null; chunk = await reader.read()) {
+    chunks.push(new TextDecoder().decode(chunk));
+  }
+  assert.deepEqual(chunks, ["a", "b"]);
+  assert.equal(bodyReaderOf(new Response(null)), null);
 });
