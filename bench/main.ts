@@ -8,7 +8,8 @@
  *   deno task bench                       the full run (about a minute and a half)
  *   deno task bench --seconds=1           shorter measurements
  *   deno task bench --only=chat-stream    one scenario (plus the baselines it needs)
- *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario
+ *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
+ *                                         --concurrency=1 profiles one request at a time)
  * @module
  */
 import { type LoadSamples, type LoadSpec, runLoad, sampleLoad, summarizeLoads } from "./load.ts";
@@ -41,6 +42,8 @@ interface Settings {
   scenarios: Scenario[];
   /** Profile this scenario through gatehouse instead of measuring. */
   profile: Scenario | null;
+  /** Concurrency of the profiled load. */
+  profileConcurrency: number;
 }
 
 function parseSettings(args: string[]): Settings {
@@ -55,6 +58,10 @@ function parseSettings(args: string[]): Settings {
     : SCENARIOS.find((s) => s.id === profileId) ?? null;
   if (profileId !== undefined && profile === null) {
     throw new Error(`unknown scenario ${profileId}; known: ${known}`);
+  }
+  const profileConcurrency = Number(value("concurrency") ?? 32);
+  if (!Number.isInteger(profileConcurrency) || profileConcurrency < 1) {
+    throw new Error(`--concurrency must be a whole number of at least 1`);
   }
   const only = value("only")?.split(",");
   let scenarios = SCENARIOS;
@@ -78,6 +85,7 @@ function parseSettings(args: string[]): Settings {
     maxRequests: 200_000,
     scenarios,
     profile,
+    profileConcurrency,
   };
 }
 
@@ -160,7 +168,9 @@ async function measureAll(
 
 async function main(): Promise<number> {
   const settings = parseSettings(Deno.args);
-  if (settings.profile) return await profileScenario(settings.profile, settings.seconds);
+  if (settings.profile) {
+    return await profileScenario(settings.profile, settings.seconds, settings.profileConcurrency);
+  }
   const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
   const estimate = runs * (settings.warmupSeconds + CONCURRENCIES.length * settings.seconds);
   console.log(

@@ -1,6 +1,6 @@
 /**
- * `deno task bench --profile=<scenario>`: runs one scenario through gatehouse at concurrency 32
- * with the V8 sampling profiler on, writes the profile to bench/results/ and prints where the
+ * `deno task bench --profile=<scenario>`: runs one scenario through gatehouse (at concurrency 32,
+ * or `--concurrency=N`) with the V8 sampling profiler on, writes the profile to bench/results/ and prints where the
  * gateway process spent its CPU time.
  * @module
  */
@@ -10,8 +10,12 @@ import { table } from "./report.ts";
 import type { Scenario } from "./scenarios.ts";
 import { startTargets, targetRequest, validate } from "./targets.ts";
 
-/** Profiles `scenario` through gatehouse for `seconds`; returns the exit code. */
-export async function profileScenario(scenario: Scenario, seconds: number): Promise<number> {
+/** Profiles `scenario` through gatehouse for `seconds` at `concurrency`; returns the exit code. */
+export async function profileScenario(
+  scenario: Scenario,
+  seconds: number,
+  concurrency = 32,
+): Promise<number> {
   const targets = await startTargets();
   try {
     const request = targetRequest(targets, scenario, "gatehouse");
@@ -20,7 +24,7 @@ export async function profileScenario(scenario: Scenario, seconds: number): Prom
       console.log(`${scenario.id}: the first request failed: ${problems.join("; ")}`);
       return 1;
     }
-    const load = { ...request, maxRequests: 200_000, concurrency: 32 };
+    const load = { ...request, maxRequests: 200_000, concurrency };
     await runLoad({ ...load, durationMs: 1000 });
     const dir = new URL("./results/", import.meta.url);
     await Deno.mkdir(dir, { recursive: true });
@@ -46,7 +50,9 @@ export async function profileScenario(scenario: Scenario, seconds: number): Prom
     ];
     const header = ["", "self ms", "self", "total ms", "total"];
     console.log(
-      `${scenario.label} through gatehouse, c=32: ${result.throughput.toFixed(0)} req/s, ` +
+      `${scenario.label} through gatehouse, c=${concurrency}: ${
+        result.throughput.toFixed(0)
+      } req/s, ` +
         `${result.requests} requests in ${wall.toFixed(0)} ms; the gateway's event loop was busy ` +
         `${busy.toFixed(0)} ms (${((busy / wall) * 100).toFixed(0)}%), ` +
         `${(busy / result.requests).toFixed(3)} ms per request. Shares below are of busy time.\n`,
