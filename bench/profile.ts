@@ -1,7 +1,7 @@
 /**
  * `deno task bench --profile=<scenario>`: runs one scenario through gatehouse (at concurrency 32,
- * or `--concurrency=N`) with the V8 sampling profiler on, writes the profile to bench/results/ and prints where the
- * gateway process spent its CPU time.
+ * or `--concurrency=N`) with the V8 sampling profiler on, writes the profile to bench/results/
+ * and prints where the gateway process spent its CPU time.
  * @module
  */
 import { readProfileWhenWritten, summarize } from "./cpu_profile.ts";

@@ -65,8 +65,6 @@ export async function translate(
     const ctx = { clientModel: model.requested, request };
 
     if (request.stream) {
-      const body = bodyReaderOf(response);
-      if (!body) throw new Error("upstream stream has no body");
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
       // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
       // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
@@ -75,6 +73,9 @@ export async function translate(
         meterParts(meter),
       );
       const encode = client.encodeStream(ctx);
+      // Taken last: once taken, the body is the stream stage's to cancel, not `releaseBody`'s.
+      const body = bodyReaderOf(response);
+      if (!body) throw new Error("upstream stream has no body");
       if (keeper) {
         const events = readerStream(body)
           .pipeThrough(stepStream(decode))

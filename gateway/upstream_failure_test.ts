@@ -39,3 +39,21 @@ Deno.test("readUpstreamError reads a missing error body as no message", async ()
   assert.equal(error.status, 500);
   assert.equal(error.message, 'Provider "openai" returned HTTP 500');
 });
+
+Deno.test("readUpstreamError cuts a long text body at a character boundary", async () => {
+  let seen: unknown = null;
+  const recorder = {
+    ...codec,
+    decodeError: (status: number, body: unknown, headers: Headers) => {
+      seen = body;
+      return codec.decodeError(status, body, headers);
+    },
+  };
+  // One ASCII byte, then two-byte characters: the cut at 64 KiB falls inside one of them.
+  const text = "x" + "\u00e9".repeat(MAX_ERROR_BODY);
+  await readUpstreamError(new Response(text, { status: 500 }), recorder);
+  assert.equal(typeof seen, "string");
+  const cut = seen as unknown as string;
+  assert.equal(cut.length, MAX_ERROR_BODY / 2, "x and 32767 whole characters");
+  assert.ok(!cut.includes("\ufffd"));
+});

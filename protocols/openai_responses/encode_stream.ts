@@ -45,7 +45,7 @@ type Block =
     args: string;
   };
 
-/** Encodes one response's stream parts as SSE bytes. */
+/** Encodes one response's stream parts as SSE text. */
 export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   const shape = callShaper(ctx.request);
   const includeEncrypted = ctx.request.reasoning?.includeEncrypted === true;
