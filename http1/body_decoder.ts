@@ -69,58 +69,49 @@ export function chunkedDecoder(): BodyDecoder {
     return lf === -1 ? -1 : lf + 1;
   };
 
+  /** The state after a complete line (its CR taken off) read in a line state. */
+  const afterLine = (at: Exclude<State, "data" | "done">, text: string): State => {
+    switch (at) {
+      case "size": {
+        const size = text.split(";")[0]!.trim();
+        if (!/^[0-9a-fA-F]{1,12}$/.test(size)) {
+          throw new Error(`malformed chunk size ${JSON.stringify(size.slice(0, 20))}`);
+        }
+        remaining = parseInt(size, 16);
+        return remaining === 0 ? "trailer" : "data";
+      }
+      case "data_end":
+        if (text !== "") throw new Error("a chunk's data is longer than its size says");
+        return "size";
+      // Trailer fields carry nothing the gateway uses; the empty line ends the body.
+      case "trailer":
+        return text === "" ? "done" : "trailer";
+      default: {
+        const never: never = at;
+        throw new Error(`unknown state ${never}`);
+      }
+    }
+  };
+
   return {
     push(input) {
       const data: Uint8Array[] = [];
       let i = 0;
       while (i < input.length && state !== "done") {
-        switch (state) {
-          case "size": {
-            const next = takeLine(input, i);
-            if (next === -1) return { data, done: false, rest: EMPTY };
-            i = next;
-            const size = line.replace(/\r$/, "").split(";")[0]!.trim();
-            line = "";
-            if (!/^[0-9a-fA-F]{1,12}$/.test(size)) {
-              throw new Error(`malformed chunk size ${JSON.stringify(size.slice(0, 20))}`);
-            }
-            remaining = parseInt(size, 16);
-            state = remaining === 0 ? "trailer" : "data";
-            break;
-          }
-          case "data": {
-            const take = Math.min(remaining, input.length - i);
-            data.push(input.subarray(i, i + take));
-            i += take;
-            remaining -= take;
-            if (remaining === 0) state = "data_end";
-            break;
-          }
-          case "data_end": {
-            const next = takeLine(input, i);
-            if (next === -1) return { data, done: false, rest: EMPTY };
-            i = next;
-            const extra = line.replace(/\r$/, "");
-            line = "";
-            if (extra !== "") throw new Error("a chunk's data is longer than its size says");
-            state = "size";
-            break;
-          }
-          case "trailer": {
-            const next = takeLine(input, i);
-            if (next === -1) return { data, done: false, rest: EMPTY };
-            i = next;
-            const field = line.replace(/\r$/, "");
-            line = "";
-            // Trailer fields carry nothing the gateway uses; the empty line ends the body.
-            if (field === "") state = "done";
-            break;
-          }
-          default: {
-            const never: never = state;
-            throw new Error(`unknown state ${never}`);
-          }
+        if (state === "data") {
+          const take = Math.min(remaining, input.length - i);
+          data.push(input.subarray(i, i + take));
+          i += take;
+          remaining -= take;
+          if (remaining === 0) state = "data_end";
+          continue;
         }
+        const next = takeLine(input, i);
+        if (next === -1) return { data, done: false, rest: EMPTY };
+        i = next;
+        const text = line.replace(/\r$/, "");
+        line = "";
+        state = afterLine(state, text);
       }
       return { data, done: state === "done", rest: state === "done" ? input.subarray(i) : EMPTY };
     },

@@ -1,24 +1,21 @@
 import assert from "node:assert/strict";
 import { bodyReaderOf } from "./response.ts";
-import { createHttp1Client } from "./client.ts";
+import { createHttp1Client, type Http1Client } from "./client.ts";
 import { Connection } from "./connection.ts";
-import { type RawSocket, within, withRawServer } from "./testing.ts";
-
-/** A script that reads the request, sends `answer`, tells the test, and then reports whether
- * the client closed the connection. */
-function hanging(answer = "") {
-  const arrived = Promise.withResolvers<void>();
-  const closed = Promise.withResolvers<boolean>();
-  const script = async (socket: RawSocket) => {
-    await socket.request();
-    if (answer !== "") await socket.write(answer);
-    arrived.resolve();
-    closed.resolve(await socket.clientClosed());
-  };
-  return { script, arrived: arrived.promise, closed: closed.promise };
-}
+import { hanging, type RawSocket, within, withRawServer } from "./testing.ts";
 
 const CHUNKED_HEAD = "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n";
+
+/** A GET of `url` with an abort signal, and a reader of its body. */
+async function abortableBody(client: Http1Client, url: string) {
+  const controller = new AbortController();
+  const response = await client.fetch(url, {
+    method: "GET",
+    headers: {},
+    signal: controller.signal,
+  });
+  return { controller, reader: response.body!.getReader() };
+}
 
 Deno.test("an abort before the head rejects with an AbortError and closes the connection", async () => {
   const { script, arrived, closed } = hanging();
@@ -119,13 +116,7 @@ Deno.test("an abort just as the connection opens is not missed", async () => {
 Deno.test("an abort mid-body errors the body read and closes the connection", async () => {
   const { script, closed } = hanging(`${CHUNKED_HEAD}5\r\nfirst\r\n`);
   await withRawServer(script, async (url, client) => {
-    const controller = new AbortController();
-    const response = await client.fetch(url, {
-      method: "GET",
-      headers: {},
-      signal: controller.signal,
-    });
-    const reader = response.body!.getReader();
+    const { controller, reader } = await abortableBody(client, url);
     assert.equal(new TextDecoder().decode((await reader.read()).value), "first");
     const pending = reader.read();
     controller.abort();
@@ -141,13 +132,7 @@ Deno.test("an abort mid-body errors the body read and closes the connection", as
 Deno.test("an abort between body reads errors the next read", async () => {
   const { script, closed } = hanging(`${CHUNKED_HEAD}5\r\nfirst\r\n`);
   await withRawServer(script, async (url, client) => {
-    const controller = new AbortController();
-    const response = await client.fetch(url, {
-      method: "GET",
-      headers: {},
-      signal: controller.signal,
-    });
-    const reader = response.body!.getReader();
+    const { controller, reader } = await abortableBody(client, url);
     await reader.read();
     controller.abort();
     assert.equal(await within(closed), true);

@@ -1,20 +1,17 @@
 import assert from "node:assert/strict";
-import { answering, delay, type RawSocket, within, withRawServer } from "./testing.ts";
+import { answering, delay, hanging, type RawSocket, within, withRawServer } from "./testing.ts";
 
 const GET = { method: "GET", headers: {} };
 
 Deno.test("a connection: close answer is read and its connection not pooled", async () => {
-  const closed = Promise.withResolvers<boolean>();
-  const script = async (socket: RawSocket) => {
-    await socket.request();
-    await socket.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok");
-    closed.resolve(await socket.clientClosed());
-  };
+  const { script, closed } = hanging(
+    "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\nok",
+  );
   await withRawServer(script, async (url, client) => {
     const response = await client.fetch(url, GET);
     assert.equal(await response.text(), "ok");
     assert.equal(client.idle, 0);
-    assert.equal(await within(closed.promise), true, "the client closed its end");
+    assert.equal(await within(closed), true, "the client closed its end");
   });
 });
 
@@ -56,16 +53,13 @@ Deno.test("interim 100 and 103 answers are skipped for the final one", async () 
 });
 
 Deno.test("Keep-Alive: timeout=1 leaves no time to reuse: the connection is closed", async () => {
-  const closed = Promise.withResolvers<boolean>();
-  const script = async (socket: RawSocket) => {
-    await socket.request();
-    await socket.write("HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=1\r\n\r\nok");
-    closed.resolve(await socket.clientClosed());
-  };
+  const { script, closed } = hanging(
+    "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=1\r\n\r\nok",
+  );
   await withRawServer(script, async (url, client) => {
     assert.equal(await (await client.fetch(url, GET)).text(), "ok");
     assert.equal(client.idle, 0);
-    assert.equal(await within(closed.promise), true);
+    assert.equal(await within(closed), true);
   });
 });
 
@@ -212,15 +206,12 @@ Deno.test("a gzip body is decoded, framed by length or by chunks", async () => {
 });
 
 Deno.test("an unknown content-encoding rejects, and the connection is closed", async () => {
-  const closed = Promise.withResolvers<boolean>();
-  const script = async (socket: RawSocket) => {
-    await socket.request();
-    await socket.write("HTTP/1.1 200 OK\r\ncontent-encoding: br\r\ncontent-length: 3\r\n\r\nxyz");
-    closed.resolve(await socket.clientClosed());
-  };
+  const { script, closed } = hanging(
+    "HTTP/1.1 200 OK\r\ncontent-encoding: br\r\ncontent-length: 3\r\n\r\nxyz",
+  );
   await withRawServer(script, async (url, client) => {
     await assert.rejects(client.fetch(url, GET), /content-encoding "br"/);
-    assert.equal(await within(closed.promise), true);
+    assert.equal(await within(closed), true);
     assert.equal(client.idle, 0);
   });
 });

@@ -193,3 +193,17 @@ export function answering(answer: string | Uint8Array) {
     while (await socket.request()) await socket.write(answer);
   };
 }
+
+/** A script that reads one request, writes `answer` (if any), and then only watches: `arrived`
+ * settles once the answer is out, `closed` with whether the client closed its end. */
+export function hanging(answer = "") {
+  const arrived = Promise.withResolvers<void>();
+  const closed = Promise.withResolvers<boolean>();
+  const script = async (socket: RawSocket) => {
+    await socket.request();
+    if (answer !== "") await socket.write(answer);
+    arrived.resolve();
+    closed.resolve(await socket.clientClosed());
+  };
+  return { script, arrived: arrived.promise, closed: closed.promise };
+}
