@@ -15,15 +15,17 @@ export type BodyChunk = Uint8Array | string;
 
 const encoder = new TextEncoder();
 
-/** One chunk's bytes. Text of a batch is joined and encoded once: encoding each event on its own
+/** A chunk's bytes: text encoded as UTF-8. */
+function toBytes(chunk: BodyChunk): Uint8Array {
+  return typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+}
+
+/** A batch's bytes. Text of a batch is joined and encoded once: encoding each event on its own
  * and joining the bytes costs several times more. */
 function bytesOf(parts: BodyChunk[]): Uint8Array {
-  if (parts.length === 1) {
-    const only = parts[0]!;
-    return typeof only === "string" ? encoder.encode(only) : only;
-  }
+  if (parts.length === 1) return toBytes(parts[0]!);
   if (parts.every((part) => typeof part === "string")) return encoder.encode(parts.join(""));
-  return concatBytes(parts.map((part) => typeof part === "string" ? encoder.encode(part) : part));
+  return concatBytes(parts.map(toBytes));
 }
 
 /** Chunks queued ahead of a slow client: enough that reading the upstream overlaps with writing
@@ -58,7 +60,7 @@ export function meteredBody(
   let batch: BodyChunk[] | null = null;
   // One sink for the step's whole life (steps may keep the sink they were started with).
   const sink: Sink<BodyChunk> = {
-    enqueue: (chunk) => batch ? batch.push(chunk) : target!.enqueue(bytesOf([chunk])),
+    enqueue: (chunk) => batch ? batch.push(chunk) : target!.enqueue(toBytes(chunk)),
   };
   const batched = (work: () => void) => {
     batch = [];
@@ -91,8 +93,7 @@ export function meteredBody(
           }
           // Without a step the body is bytes or text already; a step reads bytes.
           if (step) batched(() => step.transform(chunk as Uint8Array, sink));
-          else if (typeof chunk === "string") controller.enqueue(encoder.encode(chunk));
-          else controller.enqueue(chunk);
+          else controller.enqueue(toBytes(chunk));
         } while ((controller.desiredSize ?? 0) > 0);
       } catch (error) {
         meter.close(status, true);

@@ -6,7 +6,7 @@
  */
 import type { Wire } from "../core/request.ts";
 import type { UpstreamCodec } from "../protocols/codec.ts";
-import { isUsageOnlyChunk } from "../protocols/openai_chat/mod.ts";
+import { isUsageOnlyChunk, USAGE_OBJECT } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { meteredBody } from "./metered_body.ts";
@@ -19,11 +19,6 @@ import type { LlmExchange } from "./exchange.ts";
 const KEEP_HEADERS = ["request-id", "x-request-id", "openai-processing-ms", "retry-after"];
 
 const utf8 = new TextDecoder();
-
-/** Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start and
- * message_delta, Responses' terminal response); `"usage":null`, which chat puts on every chunk
- * once usage is asked for and Responses on its first events, carries none. */
-const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** Forwards `exchange` to an upstream speaking the client's own wire. */
 export async function passthrough(
@@ -72,6 +67,9 @@ export async function passthrough(
           if (usage) meter.add(usage);
         },
         keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+        // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
+        // message_start and message_delta, Responses' terminal response), and the chat filter
+        // only drops events with one: chunks without one need no parsing.
         interesting: USAGE_OBJECT,
       });
       return new Response(meteredBody(events, meter, response.status, tap), {

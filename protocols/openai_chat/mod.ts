@@ -19,7 +19,7 @@ export type { ChatCompletionRequest } from "./schemas.ts";
 export { ChatCompletionResponseSchema } from "./response_schemas.ts";
 export { openaiErrorBody, openaiErrorType } from "./encode_error.ts";
 export type { OpenAIErrorBody } from "./encode_error.ts";
-export { isUsageOnlyChunk } from "./tap_usage.ts";
+export { isUsageOnlyChunk, USAGE_OBJECT } from "./tap_usage.ts";
 
 /** The chat wire as a client speaks it to gatehouse. */
 export function createClientCodec(): ClientCodec {

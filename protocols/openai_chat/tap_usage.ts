@@ -8,8 +8,8 @@ import { fromChatUsage } from "./map_usage.ts";
 import { ChatUsageSchema } from "./response_schemas.ts";
 
 /** Matches a usage object; `"usage":null`, which OpenAI puts on every chunk once usage is
- * requested, does not match. */
-const HAS_USAGE = /"usage"\s*:\s*\{/;
+ * requested, does not match. Every event {@link isUsageOnlyChunk} picks out matches it. */
+export const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 function parse(data: string): Record<string, unknown> | null {
   try {
@@ -29,7 +29,7 @@ function usageOf(container: Record<string, unknown> | null): Usage | null {
 /** Usage carried by one chunk: the usage chunk (OpenAI) or the finish chunk (DeepSeek).
  * Cheap: events without a usage object return null without being parsed. */
 export function usageOfEvent(event: SseEvent): Partial<Usage> | null {
-  if (!HAS_USAGE.test(event.data)) return null;
+  if (!USAGE_OBJECT.test(event.data)) return null;
   return usageOf(parse(event.data));
 }
 
@@ -42,7 +42,7 @@ export function usageOfBody(body: unknown): Usage | null {
 /** The final `choices: []` chunk that only reports usage. The gateway always asks upstream for
  * it and hides it from clients that did not ask (`stream_options.include_usage`). */
 export function isUsageOnlyChunk(event: SseEvent): boolean {
-  if (!HAS_USAGE.test(event.data)) return false;
+  if (!USAGE_OBJECT.test(event.data)) return false;
   const json = parse(event.data);
   return json !== null && Array.isArray(json.choices) && json.choices.length === 0 &&
     json.usage != null;
