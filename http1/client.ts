@@ -13,6 +13,7 @@
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
 import { bodyReader, copyOut } from "./body_stream.ts";
 import { type ChunkReader, readerStream } from "../core/chunk_reader.ts";
 import {
@@ -291,7 +292,7 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
 
 /** The response's content coding, lowercase; `identity` when it names none. Refuses a coding the
  * gateway cannot undo. */
-function contentCoding(headers: Headers): string {
+function contentCoding(headers: HeaderReader): string {
   const coding = headers.get("content-encoding")?.trim().toLowerCase() ?? "identity";
   switch (coding) {
     case "identity":

@@ -7,7 +7,7 @@
  */
 import { type ChunkReader, readerStream, streamReader } from "../core/chunk_reader.ts";
 import { assertNever } from "../core/stream.ts";
-import type { ResponseHead } from "./parse_head.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
 
 /** An upstream answer, as the gateway reads it. */
 export interface UpstreamResponse {
@@ -15,7 +15,7 @@ export interface UpstreamResponse {
   readonly statusText: string;
   /** True for a 2xx status. */
   readonly ok: boolean;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   /** The body as a stream; null when there is none. */
   readonly body: ReadableStream<Uint8Array> | null;
   /** True once the body has been read. */
@@ -39,12 +39,12 @@ type Body =
 export class Http1Response implements UpstreamResponse {
   readonly status: number;
   readonly statusText: string;
-  readonly headers: Headers;
+  readonly headers: HeaderReader;
   #body: Body;
   #used = false;
 
   constructor(
-    init: Pick<ResponseHead, "status" | "statusText" | "headers">,
+    init: { status: number; statusText: string; headers: HeaderReader },
     body:
       | Uint8Array<ArrayBuffer>
       | ChunkReader<Uint8Array<ArrayBuffer>>

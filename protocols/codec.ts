@@ -10,6 +10,7 @@ import type { CoreRequest, Wire } from "../core/request.ts";
 import type { CoreResponse, Usage } from "../core/response.ts";
 import type { StreamPart } from "../core/stream.ts";
 import type { GatewayError } from "../core/errors.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
 import type { Step } from "../core/step.ts";
 
@@ -58,5 +59,5 @@ export interface UpstreamCodec {
   /** Usage of a non-streamed upstream body, for the passthrough tap. */
   usageOfBody(body: unknown): Usage | null;
   /** An upstream HTTP error (status and parsed or raw body) → a gateway error for the client. */
-  decodeError(status: number, body: unknown, headers: Headers): GatewayError;
+  decodeError(status: number, body: unknown, headers: HeaderReader): GatewayError;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { type ErrorKind, GatewayError } from "../core/errors.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** What a wire's error body said. */
@@ -15,7 +16,7 @@ export interface UpstreamFailure {
   /** The upstream's own error type or code, if any (`rate_limit_error`, `context_length_exceeded`). */
   code?: string | null;
   param?: string | null;
-  headers: Headers;
+  headers: HeaderReader;
 }
 
 /** Maps an upstream failure to the gateway error the client sees. An upstream 401/403 means the

@@ -2,6 +2,7 @@
  * Anthropic error bodies (HTTP error responses and the `error` stream event) → gateway errors.
  * @module
  */
+import type { HeaderReader } from "../../core/header_reader.ts";
 import type { GatewayError } from "../../core/errors.ts";
 import { upstreamError } from "../upstream_error.ts";
 
@@ -54,7 +55,7 @@ export function decodeAnthropicError(
   provider: string,
   status: number,
   body: unknown,
-  headers: Headers,
+  headers: HeaderReader,
 ): GatewayError {
   const { type, message } = readAnthropicError(body);
   return upstreamError({

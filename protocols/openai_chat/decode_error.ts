@@ -3,6 +3,7 @@
  * error objects sent inside a stream.
  * @module
  */
+import type { HeaderReader } from "../../core/header_reader.ts";
 import { GatewayError } from "../../core/errors.ts";
 import { upstreamError } from "../upstream_error.ts";
 
@@ -44,7 +45,7 @@ export function decodeError(
   provider: string,
   status: number,
   body: unknown,
-  headers: Headers,
+  headers: HeaderReader,
 ): GatewayError {
   const facts = errorFacts(body);
   return upstreamError({ provider, status, headers, ...facts });
