@@ -37,6 +37,11 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
+function requestBody(request: Request): ReadableStream<Uint8Array> {
+  if (!request.body) throw invalidRequest("The request has no body: send a JSON object.");
+  return request.body;
+}
+
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
  * (called by the route validator and by the handler) then hands out that parsed value. */
 export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
@@ -53,18 +58,17 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
         }).`,
       );
     }
-    const raw = c.req.raw.body;
-    if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
-    // With a Content-Length (checked above) the runtime reads the body natively; a chunked
-    // body is read here, counting, so an oversized one is refused before it is all in memory.
-    const text = length !== undefined
-      ? await c.req.raw.text()
-      : decoder.decode(await readLimited(raw, limit));
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      // With a Content-Length (checked above), `Request.json()` lets Deno.serve parse a body that
+      // has fully arrived without building a stream for it; a chunked body is read here,
+      // counting, so an oversized one is refused before it is all in memory.
+      value = length !== undefined
+        ? await c.req.raw.json()
+        : JSON.parse(decoder.decode(await readLimited(requestBody(c.req.raw), limit)));
     } catch (error) {
-      throw invalidRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+      if (!(error instanceof SyntaxError)) throw error;
+      throw invalidRequest(`The request body is not valid JSON: ${error.message}.`);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw invalidRequest("The request body must be a JSON object.");

@@ -65,3 +65,24 @@ Deno.test("jsonBody: malformed JSON, a non-object and a wrong Content-Type are 4
     assert.match((await response.json()).message, message);
   }
 });
+
+Deno.test("jsonBody: behind Deno.serve (its own body path) the body parses and bad JSON is a 400", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    app(1024).fetch,
+  );
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    const send = (body: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const ok = await send('{"model":"m","text":"caf\u00e9"}');
+    assert.deepEqual(await ok.json(), { body: { model: "m", text: "caf\u00e9" }, same: true });
+    for (const bad of ["{", ""]) {
+      const response = await send(bad);
+      assert.equal(response.status, 400);
+      assert.match((await response.json()).message, /not valid JSON/);
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
