@@ -127,12 +127,13 @@ export function parseResponseHead(bytes: Uint8Array): ResponseHead | null {
   };
 }
 
+/** One field line as {@link FIELDS} accepts it, its line end's CR included. */
+const FIELD_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\0\r\n]*\r?$/;
+
 /** What is wrong with the first bad line of `fields`, which {@link FIELDS} refused. */
 function fieldError(fields: string): Error {
-  const line =
-    fields.split("\n").map(withoutCr).find((line, i) =>
-      i > 0 && line !== "" && !FIELDS.test(`\n${line}\n\n`)
-    ) ?? "";
+  const lines = fields.split("\n").slice(1);
+  const line = lines.find((line) => withoutCr(line) !== "" && !FIELD_LINE.test(line)) ?? "";
   // Obsolete line folding is forbidden in responses (RFC 9112 §5.2) and never sent by providers.
   return line.startsWith(" ") || line.startsWith("\t")
     ? new Error("the response head folds a header line, which HTTP/1.1 forbids")

@@ -133,6 +133,8 @@ Deno.test("a header name with spaces in it or before its colon throws", () => {
 Deno.test("a header value with a NUL or a stray CR throws", () => {
   assert.throws(() => parse("HTTP/1.1 200 OK\r\nX-A: a\0b\r\n\r\n"), /malformed header line/);
   assert.throws(() => parse("HTTP/1.1 200 OK\r\nX-A: a\rb\r\n\r\n"), /malformed header line/);
+  // A second CR before the line end is a stray one too, and the message names its line.
+  assert.throws(() => parse("HTTP/1.1 200 OK\r\nA: 1\r\r\n\r\n"), /malformed header line: "A: 1/);
 });
 
 Deno.test("a value keeps a trailing Latin-1 no-break space: only spaces and tabs are trimmed", () => {

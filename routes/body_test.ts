@@ -77,6 +77,9 @@ Deno.test("jsonBody: behind Deno.serve (its own body path) the body parses and b
       fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body });
     const ok = await send('{"model":"m","text":"caf\u00e9"}');
     assert.deepEqual(await ok.json(), { body: { model: "m", text: "caf\u00e9" }, same: true });
+    // Some clients write a UTF-8 byte order mark first; it is not part of the JSON.
+    const bom = await send('\ufeff{"model":"m"}');
+    assert.deepEqual(await bom.json(), { body: { model: "m" }, same: true });
     for (const bad of ["{", ""]) {
       const response = await send(bad);
       assert.equal(response.status, 400);
