@@ -37,11 +37,6 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
-function requestBody(request: Request): ReadableStream<Uint8Array> {
-  if (!request.body) throw invalidRequest("The request has no body: send a JSON object.");
-  return request.body;
-}
-
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
  * (called by the route validator and by the handler) then hands out that parsed value. */
 export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
@@ -58,19 +53,18 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
         }).`,
       );
     }
+    const raw = c.req.raw.body;
+    if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
+    // With a Content-Length (checked above) the runtime reads the body natively; a chunked
+    // body is read here, counting, so an oversized one is refused before it is all in memory.
+    const text = length !== undefined
+      ? await c.req.raw.text()
+      : decoder.decode(await readLimited(raw, limit));
     let value: unknown;
     try {
-      // With a Content-Length (checked above) the runtime reads the body natively; a chunked
-      // body is read here, counting, so an oversized one is refused before it is all in memory.
-      // Both drop a leading UTF-8 BOM. (Not `Request.json()`: behind Deno.serve it refuses one.)
-      value = JSON.parse(
-        length !== undefined
-          ? await c.req.raw.text()
-          : decoder.decode(await readLimited(requestBody(c.req.raw), limit)),
-      );
+      value = JSON.parse(text);
     } catch (error) {
-      if (!(error instanceof SyntaxError)) throw error;
-      throw invalidRequest(`The request body is not valid JSON: ${error.message}.`);
+      throw invalidRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       throw invalidRequest("The request body must be a JSON object.");
