@@ -3,5 +3,8 @@
  * @module
  */
 
-/** A header name `Headers` would accept (an RFC 9110 token). */
-export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** An RFC 9110 token, the syntax of a header name, as regular-expression source. */
+export const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+
+/** A header name `Headers` would accept. */
+export const HEADER_NAME = new RegExp(`^${TOKEN}$`);

@@ -3,6 +3,7 @@
  * @module
  */
 import type { HeaderReader } from "../core/header_reader.ts";
+import { TOKEN } from "./header_syntax.ts";
 
 /** A response's header fields, read-only. Not a `Headers`: building one validates and copies
  * each field into the runtime's header list, 17 µs for a provider's usual 25 fields, of which
@@ -69,9 +70,15 @@ function latin1(bytes: Uint8Array): string {
 
 const STATUS_LINE = /^HTTP\/1\.([01]) (\d{3})(?: (.*))?$/;
 
-/** Field lines (`name:value`, the name a token, the value free of NUL and stray CR), each after
- * its "\n", then the blank line. RFC 9112 §5.1 allows no space before the colon. */
-const FIELDS = /^(?:\n[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\0\r\n]*\r?)*\n\r?\n$/;
+/** One field line (`name:value`, the name a token, the value free of NUL and stray CR), its line
+ * end's CR included. RFC 9112 §5.1 allows no space before the colon. */
+const FIELD_LINE_SOURCE = `${TOKEN}:[^\\0\\r\\n]*\\r?`;
+
+/** Field lines, each after its "\n", then the blank line. */
+const FIELDS = new RegExp(`^(?:\\n${FIELD_LINE_SOURCE})*\\n\\r?\\n$`);
+
+/** One field line alone, for naming the one {@link FIELDS} refused. */
+const FIELD_LINE = new RegExp(`^${FIELD_LINE_SOURCE}$`);
 
 /** `text` without leading and trailing spaces and tabs (HTTP's optional whitespace; `trim`
  * would also take Latin-1's no-break space, a byte a value may end with). */
@@ -126,9 +133,6 @@ export function parseResponseHead(bytes: Uint8Array): ResponseHead | null {
     length: end,
   };
 }
-
-/** One field line as {@link FIELDS} accepts it, its line end's CR included. */
-const FIELD_LINE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\0\r\n]*\r?$/;
 
 /** What is wrong with the first bad line of `fields`, which {@link FIELDS} refused. */
 function fieldError(fields: string): Error {
