@@ -20,13 +20,14 @@ interface Deadline {
  * about 1.8 KiB more per request than these slots do, as each call's closure (and the upstream
  * request it holds) outlived its call long enough to be promoted. */
 const slots: (Deadline | undefined)[] = [];
+/** Slots free for reuse; every other slot holds a pending deadline. */
 const freeSlots: number[] = [];
-let pendingCount = 0;
 let interval: ReturnType<typeof setInterval> | null = null;
 let keep = false;
 
 function stopIfIdle(): void {
-  if (keep || pendingCount > 0 || interval === null) return;
+  const pending = slots.length - freeSlots.length;
+  if (keep || pending > 0 || interval === null) return;
   clearInterval(interval);
   interval = null;
 }
@@ -34,7 +35,6 @@ function stopIfIdle(): void {
 function release(slot: number): void {
   slots[slot] = undefined;
   freeSlots.push(slot);
-  pendingCount--;
 }
 
 function tick(): void {
@@ -68,7 +68,6 @@ export function deadline(ms: number, fire: () => void): () => void {
   const entry: Deadline = { at: Date.now() + ms, fire };
   const slot = freeSlots.pop() ?? slots.length;
   slots[slot] = entry;
-  pendingCount++;
   ensureInterval();
   return () => {
     // A fired deadline's slot may already hold another one.
