@@ -25,7 +25,13 @@ import {
   TARGETS,
 } from "./report.ts";
 import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
-import { startTargets, targetRequest, type Targets, validate } from "./targets.ts";
+import {
+  startTargets,
+  type TargetRequest,
+  targetRequest,
+  type Targets,
+  validate,
+} from "./targets.ts";
 
 /** Slices per measurement: each target runs this many times, in turn with the others. */
 const ROUNDS = 5;
@@ -39,6 +45,8 @@ interface Settings {
   seconds: number;
   /** Seconds of warm-up per scenario and target, all of them before the first measurement. */
   warmupSeconds: number;
+  /** Seconds each scenario's loads run again right before its own measurement. */
+  rewarmSeconds: number;
   /** Most requests per measurement. */
   maxRequests: number;
   scenarios: Scenario[];
@@ -86,6 +94,7 @@ function parseSettings(args: string[]): Settings {
   return {
     seconds,
     warmupSeconds,
+    rewarmSeconds: Math.min(1, warmupSeconds),
     maxRequests: 200_000,
     scenarios,
     profile,
@@ -111,6 +120,7 @@ async function prepare(
   const prepared: ReadyScenario[] = [];
   for (const scenario of settings.scenarios) {
     const ready: ReadyScenario["ready"] = [];
+    const load = (request: TargetRequest) => ({ ...request, maxRequests: settings.maxRequests });
     for (const target of scenario.targets) {
       const request = targetRequest(targets, scenario, target);
       const { problems, warnings } = await validate(request, scenario);
@@ -120,16 +130,13 @@ async function prepare(
         console.log(`  ${scenario.id} ${target}: NOT MEASURED — ${problems.join("; ")}`);
         continue;
       }
-      ready.push({ target, request: { ...request, maxRequests: settings.maxRequests } });
+      ready.push({ target, request: load(request) });
     }
     const baseline = SCENARIOS.find((s) => s.id === scenario.baseline);
     if (baseline && ready.length > 0) {
       const request = targetRequest(targets, baseline, "proxy");
       if ((await validate(request, baseline)).problems.length === 0) {
-        ready.unshift({
-          target: "proxy",
-          request: { ...request, maxRequests: settings.maxRequests },
-        });
+        ready.unshift({ target: "proxy", request: load(request) });
       }
     }
     prepared.push({ scenario, ready });
@@ -137,12 +144,10 @@ async function prepare(
   return prepared;
 }
 
-/** Runs every prepared load for `seconds` at concurrency 8. */
-async function warmUp(prepared: ReadyScenario[], seconds: number): Promise<void> {
-  for (const { ready } of prepared) {
-    for (const { request } of ready) {
-      await runLoad({ ...request, concurrency: 8, durationMs: seconds * 1000 });
-    }
+/** Runs each of `ready`'s loads for `seconds` at concurrency 8. */
+async function warmUp(ready: ReadyScenario["ready"], seconds: number): Promise<void> {
+  for (const { request } of ready) {
+    await runLoad({ ...request, concurrency: 8, durationMs: seconds * 1000 });
   }
 }
 
@@ -165,10 +170,10 @@ async function measureAll(
     // first: one scenario's warm-up alone left the first measured scenario 0.3–0.5 ms slower at
     // c=1 on every target (the load generator and the fake upstream included) than the same
     // scenario measured later in the run.
-    await warmUp(prepared, settings.warmupSeconds);
+    await warmUp(prepared.flatMap(({ ready }) => ready), settings.warmupSeconds);
     for (const { scenario, ready } of prepared) {
       // The scenario's own loads again, right before it is measured (connections, caches).
-      await warmUp([{ scenario, ready }], Math.min(1, settings.warmupSeconds));
+      await warmUp(ready, settings.rewarmSeconds);
       for (const concurrency of CONCURRENCIES) {
         // The targets take turns in short slices, so a slow spell of this shared machine falls
         // on all of them alike instead of on whichever target ran during it.
@@ -205,8 +210,7 @@ async function main(): Promise<number> {
   }
   const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
   const estimate = runs *
-    (settings.warmupSeconds + Math.min(1, settings.warmupSeconds) +
-      CONCURRENCIES.length * settings.seconds);
+    (settings.warmupSeconds + settings.rewarmSeconds + CONCURRENCIES.length * settings.seconds);
   console.log(
     `gatehouse bench: ${settings.scenarios.length} scenarios, ${runs} scenario×target runs, ` +
       `c=${CONCURRENCIES.join(" and c=")}, ${settings.seconds}s each (about ` +
