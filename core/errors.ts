@@ -68,3 +68,19 @@ export function modelNotFound(model: string): GatewayError {
     { param: "model", code: "model_not_found" },
   );
 }
+
+/** The code of every "the upstream stream ended before its terminal event" error: the lifecycle
+ * records such an ending as `upstream_cut`. */
+export const STREAM_INCOMPLETE = "stream_incomplete";
+
+/** 502 for an upstream stream that ended (closed, or its connection broke) before its terminal
+ * event; `missing` names the event that never came. */
+export function streamIncomplete(provider: string, missing: string, detail = ""): GatewayError {
+  return new GatewayError(
+    "upstream",
+    502,
+    `Provider "${provider}" ended the stream before ${missing}${detail}; the response is ` +
+      "incomplete. Retry the request.",
+    { code: STREAM_INCOMPLETE },
+  );
+}

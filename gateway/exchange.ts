@@ -7,7 +7,8 @@ import type { Catalog, ResolvedModel } from "../catalog/catalog.ts";
 import type { Wire } from "../core/request.ts";
 import type { KeyRecord, Store } from "../store/store.ts";
 import type { GatewayConfig } from "./config.ts";
-import type { Meter } from "./ledger.ts";
+import type { Admitter } from "./admission.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 
 /** Where log lines go. Never given secrets. */
 export interface Logger {
@@ -23,26 +24,34 @@ export interface GatewayDeps {
   config: GatewayConfig;
   fetch: UpstreamFetch;
   log: Logger;
+  /** The admit stage's limits; none (admit everything) when absent. */
+  admitter?: Admitter;
 }
 
-/** A language-model request as the route handler hands it over. */
-export interface LlmRequest {
-  clientWire: Wire;
+/** A model request as a route handler hands it over. */
+export interface RouteRequest {
   /** Canonical route path, for the ledger. */
   route: string;
   /** The validated JSON body. */
   body: Record<string, unknown>;
-  headers: Headers;
-  /** The query string, with its `?`, or "". */
-  search: string;
   /** Aborts when the client disconnects. */
   signal: AbortSignal;
   key: KeyRecord;
+  /** The request id the client is told (`x-request-id`); a fresh one when absent. */
+  requestId?: string;
 }
 
-/** One request on its way: what was sent, to which model, and its meter. */
+/** A language-model request as the route handler hands it over. */
+export interface LlmRequest extends RouteRequest {
+  clientWire: Wire;
+  headers: Headers;
+  /** The query string, with its `?`, or "". */
+  search: string;
+}
+
+/** One language-model request on its way: what was sent, to which model, and its lifecycle. */
 export interface LlmExchange extends LlmRequest {
   deps: GatewayDeps;
   model: ResolvedModel;
-  meter: Meter;
+  life: Lifecycle;
 }

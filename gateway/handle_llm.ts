@@ -1,27 +1,28 @@
 /**
- * The one request path for language models: model lookup → pick the upstream wire → passthrough
- * when the wires match, mock when the provider is the built-in one, translation otherwise. Every
- * request that reaches a model writes one ledger record, failures included.
+ * The language-model request path (chat, Responses, Messages): resolve the model, admit, then
+ * deliver by passthrough when the upstream speaks the client's wire, else by translation. The
+ * lifecycle (`lifecycle.ts`) records and settles whatever happens.
  * @module
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import type { Converted } from "../core/convert.ts";
 import type { CoreRequest, Wire } from "../core/request.ts";
+import { mockWire } from "../providers/mock/mock_upstream.ts";
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
+import { prependHistory } from "../protocols/openai_responses/mod.ts";
 import type { GatewayDeps, LlmExchange, LlmRequest } from "./exchange.ts";
-export type { LlmRequest } from "./exchange.ts";
-import { openMeter } from "./ledger.ts";
-import { respondWithMock } from "./mock.ts";
+import { withLifecycle } from "./lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
 import { type ModelUse, resolveModel } from "./resolve_model.ts";
-import { translate } from "./translate.ts";
-import { prependHistory } from "../protocols/openai_responses/mod.ts";
 import {
   previousResponseNotFound,
   responseKeeper,
   storedHistory,
   wantsStore,
 } from "./response_chain.ts";
+import { translate } from "./translate.ts";
+
+export type { LlmRequest } from "./exchange.ts";
 
 const USE: Record<Wire, ModelUse> = {
   openai_chat: "chat",
@@ -29,15 +30,8 @@ const USE: Record<Wire, ModelUse> = {
   anthropic_messages: "messages",
 };
 
-/** Where each wire's requests go on a provider. */
-export const WIRE_PATH: Record<Wire, string> = {
-  openai_chat: "/v1/chat/completions",
-  openai_responses: "/v1/responses",
-  anthropic_messages: "/v1/messages",
-};
-
-/** The wire a model's provider speaks for language requests. */
-export function upstreamWire(model: ResolvedModel): Wire | "mock" {
+/** The wire a model's provider is called on for a client speaking `clientWire`. */
+export function upstreamWire(model: ResolvedModel, clientWire: Wire): Wire {
   switch (model.provider.kind) {
     case "anthropic":
       return "anthropic_messages";
@@ -46,7 +40,7 @@ export function upstreamWire(model: ResolvedModel): Wire | "mock" {
     case "openai_compatible":
       return "openai_chat";
     case "mock":
-      return "mock";
+      return mockWire(clientWire);
   }
 }
 
@@ -70,41 +64,41 @@ export function fitOutputLimit(request: CoreRequest, model: ResolvedModel): Conv
 }
 
 /** Handles one chat, responses or messages request. */
-export async function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
-  const model = resolveModel(deps.catalog, request.body.model, USE[request.clientWire]);
-  const meter = openMeter(deps, request.key.id, model, request.route, request.body.stream === true);
-  const exchange: LlmExchange = { ...request, deps, model, meter };
-  try {
-    const wire = upstreamWire(model);
-    const client = clientCodec(request.clientWire);
-    const chain = request.clientWire === "openai_responses"
-      ? await storedHistory(deps, request.key.id, request.body)
-      : null;
-    if (chain && chain.messages === null && wire !== "openai_responses") {
-      throw previousResponseNotFound(chain.id);
-    }
-    const codec = wire === "mock" ? null : upstreamCodec(wire, {
-      providerName: model.provider.name,
-      compat: model.provider.kind === "openai_compatible",
-      defaultMaxTokens: model.maxOutputTokens,
-    });
-    // Same wire and no gatehouse-held history to expand: the fast path.
-    if (codec && wire === request.clientWire && !chain?.messages) {
-      return await passthrough(exchange, codec, WIRE_PATH[wire]);
-    }
-    const decoded = client.decodeRequest(request.body);
-    const withHistory = chain?.messages
-      ? prependHistory(decoded.value, chain.messages)
-      : decoded.value;
-    const fitted = fitOutputLimit(withHistory, model);
-    const warnings = [...decoded.warnings, ...fitted.warnings];
-    const keeper = request.clientWire === "openai_responses" && wantsStore(request.body)
-      ? responseKeeper(deps, request.key.id, fitted.value)
-      : undefined;
-    if (!codec) return await respondWithMock(exchange, client, fitted.value, warnings, keeper);
-    return await translate(exchange, client, codec, fitted.value, warnings, keeper);
-  } catch (error) {
-    meter.fail(error, request.signal.aborted);
-    throw error;
+export function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
+  return withLifecycle(deps, request, request.body.stream === true, async (life) => {
+    const model = resolveModel(deps.catalog, request.body.model, USE[request.clientWire]);
+    life.resolved(model);
+    await life.admit();
+    return await deliver({ ...request, deps, model, life });
+  });
+}
+
+/** Passthrough or translation, with gatehouse-held Responses history expanded first. */
+async function deliver(exchange: LlmExchange): Promise<Response> {
+  const { deps, model, clientWire } = exchange;
+  const wire = upstreamWire(model, clientWire);
+  const chain = clientWire === "openai_responses"
+    ? await storedHistory(deps, exchange.key.id, exchange.body)
+    : null;
+  if (chain && chain.messages === null && wire !== "openai_responses") {
+    throw previousResponseNotFound(chain.id);
   }
+  const codec = upstreamCodec(wire, {
+    providerName: model.provider.name,
+    compat: model.provider.kind === "openai_compatible",
+    defaultMaxTokens: model.maxOutputTokens,
+  });
+  // Same wire and no gatehouse-held history to expand: the fast path.
+  if (wire === clientWire && !chain?.messages) return await passthrough(exchange, codec);
+  const client = clientCodec(clientWire);
+  const decoded = client.decodeRequest(exchange.body);
+  const withHistory = chain?.messages
+    ? prependHistory(decoded.value, chain.messages)
+    : decoded.value;
+  const fitted = fitOutputLimit(withHistory, model);
+  const warnings = [...decoded.warnings, ...fitted.warnings];
+  const keeper = clientWire === "openai_responses" && wantsStore(exchange.body)
+    ? responseKeeper(deps, exchange.key.id, fitted.value)
+    : undefined;
+  return await translate(exchange, client, codec, fitted.value, warnings, keeper);
 }

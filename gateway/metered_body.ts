@@ -1,14 +1,22 @@
 /**
  * The one stream stage between an upstream body and the client: reads the upstream (straight
  * from its connection when the HTTP/1.1 client answered), runs a step over the bytes (a
- * passthrough tap, or a whole fused translation), and closes the request's meter when the body
- * ends, fails, or the client goes away.
+ * passthrough tap, or a whole fused translation), and tells the request's lifecycle when the
+ * first bytes went out and how the body ended: to its end, cancelled by the client, or failed in
+ * our own code. (An upstream that breaks off is an end: its reader is `endingOnFailure`, so the
+ * steps write the protocol's terminal error first.)
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
 import { type ChunkReader, streamReader } from "../core/chunk_reader.ts";
 import type { Sink, Step } from "../core/step.ts";
-import type { Meter } from "./ledger.ts";
+import type { BodyEnd } from "./lifecycle.ts";
+
+/** What the body stage reports to: the request's lifecycle. */
+export interface BodyWatch {
+  firstByte(): void;
+  bodyEnded(how: BodyEnd, status: number): void;
+}
 
 /** What a step hands the client: bytes forwarded as they came, or event text written here. */
 export type BodyChunk = Uint8Array | string;
@@ -32,23 +40,23 @@ function bytesOf(parts: BodyChunk[]): Uint8Array {
  * to the client, few enough that a slow client holds the upstream back (memory stays bounded). */
 const READ_AHEAD_CHUNKS = 8;
 
-/** Wraps a response body: `step` (if any) runs over its bytes, and `meter` closes with `status`
- * at the end, or as aborted when the body fails or the client cancels (the cancel reaches the
- * upstream body, closing its connection: the provider stops generating). */
+/** Wraps a response body sent with `status`: `step` (if any) runs over its bytes, and `watch`
+ * hears of the first bytes and of the end (a client's cancel reaches the upstream body, closing
+ * its connection: the provider stops generating). */
 export function meteredBody(
   body: ReadableStream<BodyChunk> | ChunkReader<BodyChunk>,
-  meter: Meter,
+  watch: BodyWatch,
   status: number,
 ): ReadableStream<Uint8Array>;
 export function meteredBody(
   body: ReadableStream<Uint8Array> | ChunkReader<Uint8Array>,
-  meter: Meter,
+  watch: BodyWatch,
   status: number,
   step: Step<Uint8Array, BodyChunk>,
 ): ReadableStream<Uint8Array>;
 export function meteredBody(
   body: ReadableStream<BodyChunk> | ChunkReader<BodyChunk>,
-  meter: Meter,
+  watch: BodyWatch,
   status: number,
   step?: Step<Uint8Array, BodyChunk>,
 ): ReadableStream<Uint8Array> {
@@ -75,6 +83,9 @@ export function meteredBody(
       }
     }
   };
+  // Set when the client cancels: a read already under way then finds the stream closed, which is
+  // the client's leaving, not a failure of ours.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       target = controller;
@@ -85,25 +96,29 @@ export function meteredBody(
         // Read on while the client's queue has room: one pull call serves several chunks.
         do {
           const chunk = await reader.read();
+          if (cancelled) return;
           if (chunk === null) {
             if (step?.flush) batched(() => step.flush!(sink));
-            meter.close(status);
+            watch.bodyEnded("end", status);
             controller.close();
             return;
           }
+          watch.firstByte();
           // Without a step the body is bytes or text already; a step reads bytes.
           if (step) batched(() => step.transform(chunk as Uint8Array, sink));
           else controller.enqueue(toBytes(chunk));
         } while ((controller.desiredSize ?? 0) > 0);
       } catch (error) {
-        meter.close(status, true);
+        if (cancelled) return;
+        watch.bodyEnded("failed", status);
         controller.error(error);
         // The upstream is not read again: release its connection (the provider stops, too).
         reader.cancel(error).catch(() => {});
       }
     },
     async cancel(reason) {
-      meter.close(status, true);
+      cancelled = true;
+      watch.bodyEnded("cancel", status);
       await reader.cancel(reason).catch(() => {});
     },
   }, { highWaterMark: READ_AHEAD_CHUNKS });

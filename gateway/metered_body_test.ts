@@ -1,26 +1,21 @@
 import assert from "node:assert/strict";
 import type { Step } from "../core/step.ts";
-import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
-import { Meter } from "./ledger.ts";
-import { type BodyChunk, meteredBody } from "./metered_body.ts";
+import { endingOnFailure, streamReader } from "../core/chunk_reader.ts";
+import type { BodyEnd } from "./lifecycle.ts";
+import { type BodyChunk, type BodyWatch, meteredBody } from "./metered_body.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-function meterOn(store: ReturnType<typeof openSqliteStore>): Meter {
-  return new Meter({
-    store,
-    keyId: "k",
-    model: "m",
-    upstream: "u",
-    route: "/v1/messages",
-    pricing: { input: 0, cached_input: 0, output: 0 },
-    stream: true,
-    started: Date.now(),
-    onError: (error) => {
-      throw error;
-    },
-  });
+/** A watch that records what the body stage tells the lifecycle. */
+function watched(): BodyWatch & { ends: Array<[BodyEnd, number]>; firstBytes: number } {
+  const watch = {
+    ends: [] as Array<[BodyEnd, number]>,
+    firstBytes: 0,
+    firstByte: () => void watch.firstBytes++,
+    bodyEnded: (how: BodyEnd, status: number) => void watch.ends.push([how, status]),
+  };
+  return watch;
 }
 
 /** A step that turns each chunk into three events, and adds one at the end. */
@@ -36,22 +31,18 @@ const threeEach: Step<Uint8Array, Uint8Array> = {
 };
 
 Deno.test("meteredBody hands out what one upstream chunk produced as one chunk", async () => {
-  const store = openSqliteStore(":memory:");
-  try {
+  {
     const upstream = ReadableStream.from(["a", "b"].map((text) => encoder.encode(text)));
     const chunks = await Array.fromAsync(
-      meteredBody(upstream, meterOn(store), 200, threeEach),
+      meteredBody(upstream, watched(), 200, threeEach),
       (chunk) => decoder.decode(chunk),
     );
     assert.deepEqual(chunks, ["a1;a2;a3;", "b1;b2;b3;", "end;done;"]);
-  } finally {
-    await store.close();
   }
 });
 
 Deno.test("meteredBody encodes a batch of event text once, in order with any bytes beside it", async () => {
-  const store = openSqliteStore(":memory:");
-  try {
+  {
     // Text (what the client encoders write), bytes (what the tap forwards), and both at once.
     const mixed: Step<Uint8Array, BodyChunk> = {
       transform(chunk, out) {
@@ -63,45 +54,36 @@ Deno.test("meteredBody encodes a batch of event text once, in order with any byt
       },
     };
     const upstream = ReadableStream.from(["text", "bytes"].map((text) => encoder.encode(text)));
-    const chunks = await Array.fromAsync(meteredBody(upstream, meterOn(store), 200, mixed));
+    const chunks = await Array.fromAsync(meteredBody(upstream, watched(), 200, mixed));
     assert.ok(chunks.every((chunk) => chunk instanceof Uint8Array));
     assert.deepEqual(chunks.map((chunk) => decoder.decode(chunk)), [
       "text:é;text:2;",
       "bytesbytes:é;bytes:2;",
     ]);
-  } finally {
-    await store.close();
   }
 });
 
 Deno.test("meteredBody without a step sends text chunks as UTF-8", async () => {
-  const store = openSqliteStore(":memory:");
-  try {
+  {
     const events = ReadableStream.from<BodyChunk>(["data: ü\n\n", encoder.encode("data: 2\n\n")]);
-    const chunks = await Array.fromAsync(meteredBody(events, meterOn(store), 200));
+    const chunks = await Array.fromAsync(meteredBody(events, watched(), 200));
     assert.deepEqual(chunks.map((chunk) => decoder.decode(chunk)), ["data: ü\n\n", "data: 2\n\n"]);
-  } finally {
-    await store.close();
   }
 });
 
 Deno.test("meteredBody without a step forwards chunks as they are", async () => {
-  const store = openSqliteStore(":memory:");
-  try {
+  {
     const upstream = ReadableStream.from(["x", "y"].map((text) => encoder.encode(text)));
     const chunks = await Array.fromAsync(
-      meteredBody(upstream, meterOn(store), 200),
+      meteredBody(upstream, watched(), 200),
       (chunk) => decoder.decode(chunk),
     );
     assert.deepEqual(chunks, ["x", "y"]);
-  } finally {
-    await store.close();
   }
 });
 
 Deno.test("a step that throws errors the body and cancels the upstream (its socket closes)", async () => {
-  const store = openSqliteStore(":memory:");
-  try {
+  {
     const cancelled = Promise.withResolvers<unknown>();
     const upstream = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -116,10 +98,52 @@ Deno.test("a step that throws errors the body and cancels the upstream (its sock
         throw new Error("malformed provider event");
       },
     };
-    const body = meteredBody(upstream, meterOn(store), 200, failing);
+    const watch = watched();
+    const body = meteredBody(upstream, watch, 200, failing);
     await assert.rejects(body.getReader().read(), /malformed provider event/);
     assert.match(String(await cancelled.promise), /malformed provider event/);
-  } finally {
-    await store.close();
+    assert.deepEqual(watch.ends, [["failed", 200]]);
   }
+});
+
+Deno.test("meteredBody tells the watch of the first bytes and of the end, once", async () => {
+  const watch = watched();
+  const upstream = ReadableStream.from(["a", "b"].map((text) => encoder.encode(text)));
+  await Array.fromAsync(meteredBody(upstream, watch, 200));
+  assert.ok(watch.firstBytes >= 1);
+  assert.deepEqual(watch.ends, [["end", 200]]);
+});
+
+Deno.test("a client's cancel is told as cancel and reaches the upstream", async () => {
+  const watch = watched();
+  const cancelled = Promise.withResolvers<unknown>();
+  const upstream = new ReadableStream<Uint8Array>({
+    pull: (controller) => controller.enqueue(encoder.encode("x")),
+    cancel: (reason) => cancelled.resolve(reason),
+  });
+  const reader = meteredBody(upstream, watch, 200).getReader();
+  await reader.read();
+  await reader.cancel("client left");
+  assert.equal(await cancelled.promise, "client left");
+  assert.deepEqual(watch.ends, [["cancel", 200]]);
+});
+
+Deno.test("an upstream that breaks off ends the body through the step's flush", async () => {
+  const watch = watched();
+  const upstream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode("a"));
+      setTimeout(() => controller.error(new Error("connection reset")), 5);
+    },
+  });
+  const flushing: Step<Uint8Array, string> = {
+    transform: (chunk, out) => out.enqueue(decoder.decode(chunk)),
+    flush: (out) => out.enqueue("[terminal error]"),
+  };
+  let broke: unknown = null;
+  const reader = endingOnFailure(streamReader(upstream), (error) => broke = error);
+  const chunks = await Array.fromAsync(meteredBody(reader, watch, 200, flushing));
+  assert.deepEqual(chunks.map((chunk) => decoder.decode(chunk)), ["a", "[terminal error]"]);
+  assert.match(String(broke), /connection reset/);
+  assert.deepEqual(watch.ends, [["end", 200]]);
 });

@@ -1,57 +1,78 @@
 /**
- * The same-protocol fast path: the client's body goes on with only the model id rewritten, and
- * the upstream's bytes come back untouched, tapped for usage. For chat streams the upstream is
- * always asked for usage; clients that did not ask for it never see that final chunk.
+ * The same-protocol fast path, for every wire (images too): the client's body goes on with only
+ * the model id rewritten, and the upstream's bytes come back untouched, tapped for usage and for
+ * how the stream ended. A stream that breaks off before its terminal event gets the wire's own
+ * terminal error from the gateway. For chat streams the upstream is always asked for usage;
+ * clients that did not ask for it never see that final chunk.
  * @module
  */
+import type { ResolvedModel } from "../catalog/catalog.ts";
+import { endingOnFailure } from "../core/chunk_reader.ts";
+import { GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { Wire } from "../core/request.ts";
-import type { UpstreamCodec } from "../protocols/codec.ts";
+import { bodyReaderOf, type UpstreamResponse } from "../http1/response.ts";
+import type { ForwardCodec } from "../protocols/codec.ts";
 import { isUsageOnlyChunk, USAGE_OBJECT } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
-import { sseTapStep } from "./sse_tap.ts";
+import type { SseEvent } from "../sse/parse_sse.ts";
+import { attempt } from "./attempt.ts";
+import type { GatewayDeps } from "./exchange.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 import { meteredBody } from "./metered_body.ts";
-import { releaseBody, upstreamFetch } from "./upstream_fetch.ts";
-import { bodyReaderOf } from "../http1/response.ts";
-import { readUpstreamError } from "./upstream_failure.ts";
-import type { LlmExchange } from "./exchange.ts";
+import { sseTapStep } from "./sse_tap.ts";
+import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
+import { releaseBody } from "./upstream_fetch.ts";
 
-/** Response headers worth passing back from the provider. */
-const KEEP_HEADERS = ["request-id", "x-request-id", "openai-processing-ms", "retry-after"];
+/** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
+const KEEP_HEADERS = ["openai-processing-ms", "retry-after"];
 
 const utf8 = new TextDecoder();
 
-/** Forwards `exchange` to an upstream speaking the client's own wire. */
-export async function passthrough(
-  exchange: LlmExchange,
-  codec: UpstreamCodec,
-  path: string,
-): Promise<Response> {
-  const { model, meter, deps } = exchange;
-  const body: Record<string, unknown> = { ...exchange.body, model: model.upstreamId };
-  const stream = body.stream === true;
+/** What a forwarded request needs. */
+export interface Forwarding {
+  deps: GatewayDeps;
+  life: Lifecycle;
+  model: ResolvedModel;
+  body: Record<string, unknown>;
+  signal: AbortSignal;
+  /** The client's headers, for the protocol headers forwarded (`anthropic-beta`). */
+  headers?: Headers;
+  /** The client's query string, with its `?`. */
+  search?: string;
+}
+
+/** The tap's pattern per wire: usage objects and the events that end a stream. */
+const interestingByWire = new Map<string, RegExp>();
+
+function interestingFor(wire: string, ends: RegExp): RegExp {
+  let pattern = interestingByWire.get(wire);
+  if (pattern === undefined) {
+    interestingByWire.set(wire, pattern = new RegExp(`${USAGE_OBJECT.source}|${ends.source}`));
+  }
+  return pattern;
+}
+
+const FIRST_ID = /"id"\s*:\s*"([^"]{1,200})"/;
+
+/** Forwards to an upstream speaking the client's own wire. */
+export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<Response> {
+  const { model, life } = f;
+  const body: Record<string, unknown> = { ...f.body, model: model.upstreamId };
+  const stream = body.stream === true && codec.streamEnds !== undefined;
   let clientWantsUsage = true;
   if (codec.wire === "openai_chat" && stream) {
     const options = (body.stream_options ?? {}) as Record<string, unknown>;
     clientWantsUsage = options.include_usage === true;
     body.stream_options = { ...options, include_usage: true };
   }
-  const response = await upstreamFetch({
-    provider: model.provider,
-    path: path + forwardedQuery(codec.wire, exchange.search),
+  const response = await attempt(f.deps, life, f.signal, {
+    model,
+    path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),
     body: JSON.stringify(body),
-    clientHeaders: exchange.headers,
-    signal: exchange.signal,
-    fetch: deps.fetch,
-    timeoutMs: deps.config.upstreamTimeoutMs,
+    clientHeaders: f.headers,
   });
   try {
-    // Same wire: an upstream error body is already in the client's envelope and goes back as it
-    // came. Except 401/403: that is the gateway's provider credential failing, and passing it on
-    // would tell the client its own gatehouse key is wrong.
-    if (response.status === 401 || response.status === 403) {
-      throw await readUpstreamError(response, codec);
-    }
-
+    if (!response.ok) return await forwardError(response, codec, life);
     const headers = new Headers();
     for (const name of KEEP_HEADERS) {
       const value = response.headers.get(name);
@@ -61,32 +82,17 @@ export async function passthrough(
     const events = stream && type.includes("text/event-stream") ? bodyReaderOf(response) : null;
     if (events) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-      const tap = sseTapStep({
-        observe: (event) => {
-          const usage = codec.usageOfEvent(event);
-          if (usage) meter.add(usage);
-        },
-        keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
-        // Every wire names its usage object "usage" (chat's last chunk, Anthropic's
-        // message_start and message_delta, Responses' terminal response), and the chat filter
-        // only drops events with one: chunks without one need no parsing.
-        interesting: USAGE_OBJECT,
-      });
-      return new Response(meteredBody(events, meter, response.status, tap), {
+      const tap = tapFor(codec, life, model.provider.name, clientWantsUsage);
+      return new Response(meteredBody(endingOnFailure(events), life, response.status, tap), {
         status: response.status,
         headers,
       });
     }
     // The bytes go back as they came; only a decoded copy is parsed for usage.
-    const bytes = await response.bytes();
+    const bytes = await readWholeBody(response, model.provider.name, f.signal);
     headers.set("content-type", type || "application/json");
-    try {
-      const usage = codec.usageOfBody(JSON.parse(utf8.decode(bytes)));
-      if (usage) meter.add(usage);
-    } catch {
-      // A non-JSON success body is forwarded as it is; there is no usage to read from it.
-    }
-    meter.close(response.status);
+    readBody(bytes, codec, life);
+    life.answered(response.status);
     return new Response(bytes, { status: response.status, headers });
   } catch (error) {
     releaseBody(response);
@@ -94,8 +100,83 @@ export async function passthrough(
   }
 }
 
+/** The tap of one stream: usage, the upstream's id, and the stream's end, told to `life`. */
+function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWantsUsage: boolean) {
+  const ends = codec.streamEnds!();
+  let ended = false;
+  let idSeen = false;
+  return sseTapStep({
+    observe: (event: SseEvent) => {
+      const usage = codec.usageOfEvent?.(event);
+      if (usage) life.add(usage);
+      if (!idSeen) {
+        const id = FIRST_ID.exec(event.data)?.[1];
+        idSeen = id !== undefined;
+        life.upstreamAnswered(id);
+      }
+      const end = ends.see(event);
+      if (end === null || ended) return;
+      ended = true;
+      life.streamEnded(
+        end === "finish" ? "finish" : new GatewayError(
+          "upstream",
+          502,
+          `Provider "${provider}" ended the stream with an error event.`,
+        ),
+      );
+    },
+    keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+    // Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start
+    // and message_delta, Responses' terminal response); chunks without one and without an
+    // ending event need no parsing.
+    interesting: interestingFor(String(codec.wire), ends.pattern),
+    finish: (tail) => {
+      if (ended) return null;
+      const error = streamIncomplete(provider, "its terminal event");
+      life.streamEnded(error);
+      return ends.failure(error, tail);
+    },
+  });
+}
+
+/** Reads usage, images and the upstream's id off a JSON success body. */
+function readBody(bytes: Uint8Array, codec: ForwardCodec, life: Lifecycle): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(utf8.decode(bytes));
+  } catch {
+    return; // A non-JSON success body is forwarded as it is; there is nothing to read from it.
+  }
+  const usage = codec.usageOfBody(parsed);
+  if (usage) life.add(usage);
+  if (codec.imagesOfBody) life.addImages(codec.imagesOfBody(parsed));
+  const id = (parsed as { id?: unknown } | null)?.id;
+  life.upstreamAnswered(typeof id === "string" ? id : null);
+}
+
+/** An upstream error status. Same wire: the body is already in the client's envelope and goes
+ * back as it came (the first 64 KiB of it). Except 401/403: that is the gateway's provider
+ * credential failing, and passing it on would tell the client its own key is wrong. */
+async function forwardError(
+  response: UpstreamResponse,
+  codec: ForwardCodec,
+  life: Lifecycle,
+): Promise<Response> {
+  if (response.status === 401 || response.status === 403) {
+    throw await readUpstreamError(response, codec);
+  }
+  const text = await readCappedText(response).catch(() => "");
+  const headers = new Headers({
+    "content-type": response.headers.get("content-type") ?? "application/json",
+  });
+  const retryAfter = response.headers.get("retry-after");
+  if (retryAfter) headers.set("retry-after", retryAfter);
+  life.answered(response.status);
+  return new Response(text, { status: response.status, headers });
+}
+
 /** The query string the upstream expects: Anthropic takes `?beta=true` (Claude Code sends it);
  * OpenAI routes take none from us. */
-function forwardedQuery(wire: Wire, search: string): string {
+function forwardedQuery(wire: Wire | "openai_images", search: string): string {
   return wire === "anthropic_messages" ? search : "";
 }

@@ -25,7 +25,8 @@ async function run(chunks: string[], keep?: (e: SseEvent) => boolean) {
 Deno.test("sseTapStep forwards bytes unchanged and observes events split across chunks", async () => {
   const input = ['event: a\ndata: {"x"', ":1}\n\nevent: b\r\ndata: 2\r\n\r\n", "data: tail"];
   const { seen, text } = await run(input);
-  assert.equal(text, input.join(""));
+  // A last event without a blank line after it is completed with one.
+  assert.equal(text, input.join("") + "\n\n");
   assert.deepEqual(seen, [{ event: "a", data: '{"x":1}' }, { event: "b", data: "2" }, {
     data: "tail",
   }]);
@@ -96,4 +97,41 @@ Deno.test("sseTapStep with a filter and a pattern passes unmatched events on who
     '{"choices":[],"usage":{"total_tokens":3}}',
     "[DONE]",
   ]);
+});
+
+Deno.test("sseTapStep forwards only whole events: an unfinished one waits for its end", () => {
+  const sent = perChunk(sseTapStep({ observe: () => {} }), [
+    'data: {"a":1}\n\ndata: {"b"',
+    ":2}\n\n",
+    "event: x\r\ndata: 3\r\n\r\nda",
+  ]);
+  assert.deepEqual(sent.slice(0, 3), [
+    'data: {"a":1}\n\n',
+    'data: {"b":2}\n\n',
+    "event: x\r\ndata: 3\r\n\r\n",
+  ]);
+});
+
+Deno.test("sseTapStep: a stream that breaks off drops its half event and ends with finish's text", () => {
+  const tails: string[] = [];
+  const sent = perChunk(
+    sseTapStep({
+      observe: () => {},
+      finish: (tail) => {
+        tails.push(tail);
+        return "event: error\ndata: {}\n\n";
+      },
+    }),
+    ['data: {"sequence_number":4}\n\ndata: {"half'],
+  );
+  assert.deepEqual(sent, ['data: {"sequence_number":4}\n\n', "event: error\ndata: {}\n\n"]);
+  assert.match(tails[0]!, /"sequence_number":4/);
+});
+
+Deno.test("sseTapStep: a stream that completed needs no ending and keeps its last event", () => {
+  const sent = perChunk(
+    sseTapStep({ observe: () => {}, finish: () => null }),
+    ["data: 1\n\ndata: [DONE]"],
+  );
+  assert.deepEqual(sent, ["data: 1\n\n", "data: [DONE]\n\n"]);
 });

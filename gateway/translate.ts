@@ -1,37 +1,40 @@
 /**
  * The translating path: client wire → internal request → upstream wire, and the upstream's
  * answer back through the internal form into the client's wire. Streams stay streams, one
- * transform per step; warnings reach the client in `x-gatehouse-warnings` and the log.
+ * transform per step; warnings reach the client in `x-gatehouse-warnings` and the log. The
+ * response, message or completion the client gets carries gatehouse's own id.
  * @module
  */
 import type { Warning } from "../core/convert.ts";
 import { GatewayError } from "../core/errors.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
-import type { UpstreamResponse } from "../http1/client.ts";
 import { bodyReaderOf } from "../http1/response.ts";
-import { readerStream } from "../core/chunk_reader.ts";
+import { endingOnFailure, readerStream } from "../core/chunk_reader.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
 import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
+import { attempt } from "./attempt.ts";
 import { meteredBody } from "./metered_body.ts";
-import { meterParts } from "./meter_parts.ts";
-import { releaseBody, upstreamFetch } from "./upstream_fetch.ts";
-import { readUpstreamError } from "./upstream_failure.ts";
+import { watchParts } from "./watch_parts.ts";
+import { releaseBody } from "./upstream_fetch.ts";
+import { readUpstreamError, readWholeBody } from "./upstream_failure.ts";
 import type { LlmExchange } from "./exchange.ts";
 import { warningHeaders } from "./warnings.ts";
 import type { ResponseKeeper } from "./response_chain.ts";
 
+const utf8 = new TextDecoder();
+
 /** The upstream's success body as JSON; a body that is not JSON is the provider's failure. */
-async function upstreamJson(response: UpstreamResponse, provider: string): Promise<unknown> {
-  const text = await response.text();
+function upstreamJson(bytes: Uint8Array, status: number, provider: string): unknown {
+  const text = utf8.decode(bytes);
   try {
     return JSON.parse(text);
   } catch {
     throw new GatewayError(
       "upstream",
       502,
-      `Provider "${provider}" answered HTTP ${response.status} with a body that is not JSON: ` +
+      `Provider "${provider}" answered HTTP ${status} with a body that is not JSON: ` +
         `${text.slice(0, 200)}`,
       { code: "upstream_invalid_response" },
     );
@@ -47,18 +50,15 @@ export async function translate(
   warnings: Warning[],
   keeper?: ResponseKeeper,
 ): Promise<Response> {
-  const { deps, model, meter } = exchange;
+  const { deps, model, life } = exchange;
+  const provider = model.provider.name;
   const upstreamRequest: CoreRequest = { ...request, model: model.upstreamId };
   const encoded = upstream.encodeRequest(upstreamRequest);
-  const allWarnings = [...warnings, ...encoded.warnings];
-  const headers = warningHeaders(allWarnings, exchange);
-  const response = await upstreamFetch({
-    provider: model.provider,
+  const headers = warningHeaders([...warnings, ...encoded.warnings], exchange);
+  const response = await attempt(deps, life, exchange.signal, {
+    model,
     path: encoded.value.path,
     body: JSON.stringify(encoded.value.body),
-    signal: exchange.signal,
-    fetch: deps.fetch,
-    timeoutMs: deps.config.upstreamTimeoutMs,
   });
   try {
     if (!response.ok) throw await readUpstreamError(response, upstream);
@@ -66,42 +66,48 @@ export async function translate(
 
     if (request.stream) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-      // parse SSE → decode the upstream wire → meter → encode the client wire, fused into one
+      // parse SSE → decode the upstream wire → watch → encode the client wire, fused into one
       // step per chunk; the Responses keeper (async: it writes the store) needs its own stage.
       const decode = chainSteps(
         chainSteps(parseSseStep(), upstream.decodeStream(upstreamRequest)),
-        meterParts(meter),
+        watchParts(life),
       );
       const encode = client.encodeStream(ctx);
       // Taken last: once taken, the body is the stream stage's to cancel, not `releaseBody`'s.
-      const body = bodyReaderOf(response);
-      if (!body) throw new Error("upstream stream has no body");
+      const taken = bodyReaderOf(response);
+      if (!taken) throw new Error("upstream stream has no body");
+      // A connection that breaks mid-stream ends the body: the decoder then reports the stream
+      // incomplete and the encoder writes the client protocol's terminal error.
+      const body = endingOnFailure(taken);
       if (keeper) {
         const events = readerStream(body)
           .pipeThrough(stepStream(decode))
           .pipeThrough(keeper.stream())
           .pipeThrough(stepStream(encode));
-        return new Response(meteredBody(events, meter, 200), { status: 200, headers });
+        return new Response(meteredBody(events, life, 200), { status: 200, headers });
       }
-      return new Response(meteredBody(body, meter, 200, chainSteps(decode, encode)), {
+      return new Response(meteredBody(body, life, 200, chainSteps(decode, encode)), {
         status: 200,
         headers,
       });
     }
 
+    const bytes = await readWholeBody(response, provider, exchange.signal);
     const decoded = upstream.decodeResponse(
-      await upstreamJson(response, model.provider.name),
+      upstreamJson(bytes, response.status, provider),
       upstreamRequest,
     );
-    meter.add(decoded.value.usage);
-    await keeper?.complete(decoded.value);
-    const encodedResponse = client.encodeResponse(decoded.value, ctx);
+    life.upstreamAnswered(decoded.value.id);
+    const answer = { ...decoded.value, id: life.responseId };
+    life.add(answer.usage);
+    await keeper?.complete(answer);
+    const encodedResponse = client.encodeResponse(answer, ctx);
     const late = [...decoded.warnings, ...encodedResponse.warnings];
     if (late.length > 0) {
       deps.log.warn("translation warnings", { warnings: late, route: exchange.route });
     }
     headers.set("content-type", "application/json");
-    meter.close(200);
+    life.answered(200);
     return new Response(JSON.stringify(encodedResponse.value), { status: 200, headers });
   } catch (error) {
     releaseBody(response);

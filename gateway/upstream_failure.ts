@@ -3,8 +3,8 @@
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
-import type { GatewayError } from "../core/errors.ts";
-import type { UpstreamCodec } from "../protocols/codec.ts";
+import { type GatewayError, streamIncomplete } from "../core/errors.ts";
+import type { ForwardCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
 
 /** Error bodies are small; past this much, the rest is not read (nor held). */
@@ -40,10 +40,15 @@ async function readCapped(response: UpstreamResponse, limit: number): Promise<st
   return ended ? utf8.decode(bytes) : new TextDecoder().decode(bytes, { stream: true });
 }
 
+/** The first {@link MAX_ERROR_BODY} bytes of an error body, as text. */
+export function readCappedText(response: UpstreamResponse): Promise<string> {
+  return readCapped(response, MAX_ERROR_BODY);
+}
+
 /** Parses the upstream's error body (JSON or text) and lets the wire's codec map it. */
 export async function readUpstreamError(
   response: UpstreamResponse,
-  codec: UpstreamCodec,
+  codec: Pick<ForwardCodec, "decodeError">,
 ): Promise<GatewayError> {
   const text = await readCapped(response, MAX_ERROR_BODY);
   let body: unknown = text;
@@ -53,4 +58,23 @@ export async function readUpstreamError(
     // Not JSON: the codec receives the text.
   }
   return codec.decodeError(response.status, body, response.headers);
+}
+
+/** A whole upstream body; a connection that breaks before its end is the provider's cut (the
+ * client's own abort propagates as it is). */
+export async function readWholeBody(
+  response: UpstreamResponse,
+  provider: string,
+  signal: AbortSignal,
+): Promise<Uint8Array<ArrayBuffer>> {
+  try {
+    return await response.bytes();
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw streamIncomplete(
+      provider,
+      "the end of its response body",
+      ` (${(error as Error).message})`,
+    );
+  }
 }

@@ -42,9 +42,39 @@ export interface UpstreamCall {
   body: unknown;
 }
 
+/** How a passthrough sees a stream of one wire end (one per stream: it may keep state). */
+export interface StreamEnds {
+  /** Matches the text of every event {@link see} needs (a non-global pattern). */
+  readonly pattern: RegExp;
+  /** Reads an event: `finish` for the wire's clean end, `error` for an error event that ends
+   * the stream, null for any other event. */
+  see(event: SseEvent): "finish" | "error" | null;
+  /** The wire's terminal error event for a stream that broke off before its end; `tail` is the
+   * text of the last upstream chunk. */
+  failure(error: GatewayError, tail: string): string;
+}
+
+/** What the same-protocol forwarding path needs of a wire: where it lives on a provider, how
+ * to read usage off its bodies and streams, how its streams end, and its error body. Every
+ * upstream codec is one; so is the images wire, which has nothing to translate. */
+export interface ForwardCodec {
+  wire: Wire | "openai_images";
+  path: string;
+  usageOfBody(body: unknown): Usage | null;
+  /** Images a body reports generated (images wire). */
+  imagesOfBody?(body: unknown): number;
+  /** Streamed wires: usage carried by one event. */
+  usageOfEvent?(event: SseEvent): Partial<Usage> | null;
+  /** Streamed wires: a fresh watcher of how a stream ends. */
+  streamEnds?(): StreamEnds;
+  decodeError(status: number, body: unknown, headers: HeaderReader): GatewayError;
+}
+
 /** The wire as gatehouse speaks it to a provider. */
 export interface UpstreamCodec {
   wire: Wire;
+  /** The wire's path on a provider, under its root (`/v1/messages`). */
+  path: string;
   /** Internal request (with `model` already the upstream id) → upstream call. */
   encodeRequest(request: CoreRequest): Converted<UpstreamCall>;
   /** Upstream JSON body → internal response. `request` is the encoded-from request (for
@@ -58,6 +88,8 @@ export interface UpstreamCodec {
   usageOfEvent(event: SseEvent): Partial<Usage> | null;
   /** Usage of a non-streamed upstream body, for the passthrough tap. */
   usageOfBody(body: unknown): Usage | null;
+  /** A fresh watcher of how a passthrough stream of this wire ends. */
+  streamEnds(): StreamEnds;
   /** An upstream HTTP error (status and parsed or raw body) → a gateway error for the client. */
   decodeError(status: number, body: unknown, headers: HeaderReader): GatewayError;
 }

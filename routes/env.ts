@@ -11,5 +11,7 @@ export interface AppEnv {
     envelope: Envelope;
     spec: RouteSpec;
     key: KeyRecord;
+    /** `x-request-id`: the client's own when sane, else gatehouse's. */
+    requestId: string;
   };
 }

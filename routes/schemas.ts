@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
+import { type Outcome, OUTCOMES } from "../store/store.ts";
 
 /** The OpenAI error envelope, used on every route except `/v1/messages*`. */
 export const OpenAIError = z.object({
@@ -34,6 +35,16 @@ const UsageTotals = z.object({
   reasoning_tokens: z.number().int().openapi({ description: "Output tokens spent reasoning." }),
   images: z.number().int().openapi({ description: "Images generated." }),
   cost: z.number().openapi({ description: "US dollars, from the catalog prices." }),
+  outcomes: z.object(
+    Object.fromEntries(OUTCOMES.map((o) => [o, z.number().int()])) as Record<
+      Outcome,
+      z.ZodNumber
+    >,
+  ).openapi({
+    description:
+      "Requests per outcome: ok, upstream_error, upstream_cut, timeout, client_disconnect, " +
+      "rejected, internal_error (every one present).",
+  }),
 });
 
 /** The `GET /v1/usage` response. */

@@ -15,16 +15,41 @@ export interface KeyRecord {
   lastUsedAt: number | null;
 }
 
+/** How a request ended, as the ledger records it (ARCHITECTURE.md, "Outcomes"). */
+export const OUTCOMES = [
+  "ok",
+  "upstream_error",
+  "upstream_cut",
+  "timeout",
+  "client_disconnect",
+  "rejected",
+  "internal_error",
+] as const;
+
+/** One of {@link OUTCOMES}. */
+export type Outcome = typeof OUTCOMES[number];
+
 /** One request in the ledger. Never holds a secret or a prompt. */
 export interface UsageRecord {
+  /** The id the client was sent in `x-request-id`. */
+  requestId: string;
   keyId: string;
-  /** The model id the client asked for, after alias resolution. */
+  /** The model id the client asked for, after alias resolution (as sent when it did not
+   * resolve). */
   model: string;
-  /** Provider name from the catalog. */
+  /** The catalog model that served the request (differs from `model` after a fallback). */
+  servedModel: string;
+  /** Provider name from the catalog ("" when no provider was chosen). */
   upstream: string;
+  /** The provider's own id for its answer, when it gave one. */
+  upstreamId: string | null;
   /** Client route, e.g. `/v1/messages`. */
   route: string;
+  /** The HTTP status the client got (499 when it left before any response). */
   status: number;
+  outcome: Outcome;
+  /** Upstream calls made (0 when refused before any). */
+  attempts: number;
   inputTokens: number;
   outputTokens: number;
   cachedTokens: number;
@@ -34,9 +59,9 @@ export interface UsageRecord {
   /** US dollars from the catalog prices. */
   cost: number;
   latencyMs: number;
+  /** Milliseconds from arrival to the first byte of the response, null when none was sent. */
+  firstByteMs: number | null;
   stream: boolean;
-  /** Set when the client went away before the end. */
-  aborted: boolean;
   /** Unix milliseconds when the request arrived. */
   time: number;
 }
@@ -51,6 +76,8 @@ export interface UsageTotals {
   reasoningTokens: number;
   images: number;
   cost: number;
+  /** Requests per outcome; every outcome is present. */
+  outcomes: Record<Outcome, number>;
 }
 
 /** A usage query for one key over `[start, end)` (unix milliseconds). */

@@ -11,6 +11,8 @@ import { createUpstreamClient } from "../gateway/upstream_client.ts";
 import type { GatewayDeps } from "../gateway/exchange.ts";
 import { memoryLogger } from "../gateway/log.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
+import type { Store, UsageRecord } from "../store/store.ts";
+import type { Admitter } from "../gateway/admission.ts";
 
 /** The environment that points both built-in providers at one fake upstream root, with
  * credentials the fakes can check for. */
@@ -31,6 +33,8 @@ export interface HarnessOptions {
   demo?: boolean;
   /** A ready catalog instead of the default. */
   catalog?: Catalog;
+  /** The admit stage's limits (default: admit everything). */
+  admitter?: Admitter;
 }
 
 /** A test gateway. */
@@ -39,6 +43,8 @@ export interface Harness {
   deps: GatewayDeps;
   key: string;
   logs: ReturnType<typeof memoryLogger>["lines"];
+  /** Every ledger row the gateway wrote, in order (also written to the store). */
+  rows: UsageRecord[];
   /** `fetch`-like call into the app (no network). */
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
   close(): Promise<void>;
@@ -49,8 +55,22 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
   const envMap = options.env ?? {};
   const env = (name: string) => envMap[name];
   const catalog = options.catalog ?? await loadCatalog({ demo: options.demo ?? true, env });
-  const store = openSqliteStore(":memory:");
-  const { key } = await store.createKey("test");
+  const sqlite = openSqliteStore(":memory:");
+  const { key } = await sqlite.createKey("test");
+  const rows: UsageRecord[] = [];
+  const recordUsage = (row: UsageRecord) => {
+    rows.push(row);
+    return sqlite.recordUsage(row);
+  };
+  // The SQLite store with its ledger writes also kept in `rows` (its methods bound to it: they
+  // use private fields).
+  const store: Store = new Proxy(sqlite, {
+    get(target, name) {
+      if (name === "recordUsage") return recordUsage;
+      const value = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
   const log = memoryLogger();
   const config = readGatewayConfig(env);
   const upstream = createUpstreamClient(config.upstreamClient);
@@ -60,6 +80,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     config,
     fetch: upstream.fetch,
     log,
+    admitter: options.admitter,
   };
   const app = createApp(deps);
   return {
@@ -67,6 +88,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     deps,
     key,
     logs: log.lines,
+    rows,
     request(path, init = {}) {
       const headers = new Headers(init.headers);
       let body = init.body;
@@ -78,7 +100,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     },
     close: () => {
       upstream.close();
-      return store.close();
+      return sqlite.close();
     },
   };
 }

@@ -15,7 +15,7 @@
  */
 import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { ToolCallPart } from "../../core/content.ts";
-import { GatewayError } from "../../core/errors.ts";
+import { GatewayError, streamIncomplete } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import type { StopDetails, StopReason } from "../../core/response.ts";
 import type { StreamPart } from "../../core/stream.ts";
@@ -287,14 +287,7 @@ export function decodeStreamStep(
     },
     flush(out) {
       if (ended) return;
-      fail(
-        out,
-        new GatewayError(
-          "upstream",
-          502,
-          `Provider "${provider}" ended the stream before message_stop; the response is incomplete.`,
-        ),
-      );
+      fail(out, streamIncomplete(provider, "message_stop"));
     },
   };
 }

@@ -8,10 +8,11 @@ import { decodeAnthropicError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
 import { decodeStreamStep } from "./decode_stream.ts";
-import { encodeRequest } from "./encode_request.ts";
+import { encodeRequest, messagesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
+import { messagesStreamEnds } from "./stream_ends.ts";
 
 export { anthropicErrorBody, anthropicErrorType } from "./encode_error.ts";
 export { DEFAULT_MAX_TOKENS, messagesPath } from "./encode_request.ts";
@@ -46,12 +47,14 @@ export function createUpstreamCodec(options: AnthropicUpstreamOptions): Upstream
   const provider = options.providerName;
   return {
     wire: "anthropic_messages",
+    path: messagesPath,
     encodeRequest: (request) =>
       encodeRequest(request, { defaultMaxTokens: options.defaultMaxTokens }),
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
     decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     usageOfBody,
+    streamEnds: messagesStreamEnds,
     decodeError: (status, body, headers) => decodeAnthropicError(provider, status, body, headers),
   };
 }

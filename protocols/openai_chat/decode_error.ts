@@ -4,7 +4,7 @@
  * @module
  */
 import type { HeaderReader } from "../../core/header_reader.ts";
-import { GatewayError } from "../../core/errors.ts";
+import { GatewayError, streamIncomplete } from "../../core/errors.ts";
 import { upstreamError } from "../upstream_error.ts";
 
 /** What an error body said, from the shapes servers use: OpenAI's `{"error":{...}}`, a string
@@ -82,11 +82,5 @@ export function streamError(provider: string, payload: unknown): GatewayError {
 
 /** The error for a stream that ended before its terminal event. */
 export function truncatedStream(provider: string): GatewayError {
-  return new GatewayError(
-    "upstream",
-    502,
-    `Provider "${provider}" ended the stream without a finish_reason or [DONE]: the response ` +
-      "is incomplete. Retry the request.",
-    { code: "upstream_stream_truncated" },
-  );
+  return streamIncomplete(provider, "a finish_reason or [DONE]");
 }

@@ -60,5 +60,5 @@ Deno.test("streamError keeps rate limits and overload, else 502", () => {
   const other = streamError("p", { error: { message: "boom", type: "server_error" } });
   assert.equal(other.status, 502);
   assert.match(other.message, /boom/);
-  assert.equal(truncatedStream("p").code, "upstream_stream_truncated");
+  assert.equal(truncatedStream("p").code, "stream_incomplete");
 });

@@ -178,7 +178,7 @@ Deno.test("decodeStream reports in-stream errors and stops", async () => {
 Deno.test("decodeStream errors on a stream without finish_reason or [DONE], and on bad JSON", async () => {
   const truncated = await decode([delta({ content: "partial" })]);
   const last = truncated.at(-1);
-  assert.equal(last?.type === "error" && last.error.code, "upstream_stream_truncated");
+  assert.equal(last?.type === "error" && last.error.code, "stream_incomplete");
   const bad = await decode(["{not json"]);
   assert.deepEqual(bad.map((p) => p.type), ["error"]);
 });

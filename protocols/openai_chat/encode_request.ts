@@ -14,6 +14,9 @@ import { encodeReasoningEffort } from "./map_reasoning.ts";
 /** OpenAI accepts at most four stop sequences. */
 const OPENAI_MAX_STOP = 4;
 
+/** The wire's path on a provider. */
+export const chatPath = "/v1/chat/completions";
+
 /** Encodes a request. OpenAI-only fields (`metadata`, `store`, `prompt_cache_key`,
  * `verbosity`) go to OpenAI and are reported for compat servers; `max_completion_tokens` is
  * OpenAI's name, `max_tokens` the one compat servers know. Streams always ask for the usage
@@ -80,5 +83,5 @@ export function encodeRequest(request: CoreRequest, target: ChatTarget): Convert
 
   body.stream = request.stream;
   if (request.stream) body.stream_options = { include_usage: true };
-  return { value: { path: "/v1/chat/completions", body }, warnings };
+  return { value: { path: chatPath, body }, warnings };
 }

@@ -24,8 +24,8 @@ const BLOCK_SEPARATOR = "\n\n";
 /** The `encodeStream` of the chat wire. A refusal's explanation goes out as a `delta.refusal`
  * chunk just before the finish chunk (its category has no chat field). Usage goes out as a last
  * `choices: []` chunk only when the client asked with `stream_options.include_usage`. An
- * `error` part becomes OpenAI's in-stream `{"error":{...}}` event; the stream always ends with
- * `[DONE]`. */
+ * `error` part becomes OpenAI's in-stream `{"error":{...}}` event, which ends the stream (no
+ * `[DONE]` after it). */
 export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   let ctrl!: Sink<string>;
   let id = "";
@@ -62,9 +62,10 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
     chunk(kind === "text" ? { content: prefix + text } : { reasoning_content: prefix + text });
   }
 
+  /** A clean end says `[DONE]`; a broken one ends with the error chunk alone, as OpenAI's own
+   * streams do, so no client takes the partial answer for a complete one. */
   function end(error?: GatewayError) {
-    if (error) send(openaiErrorBody(error));
-    ctrl.enqueue(sseText("[DONE]"));
+    ctrl.enqueue(sseText(error ? JSON.stringify(openaiErrorBody(error)) : "[DONE]"));
     closed = true;
   }
 

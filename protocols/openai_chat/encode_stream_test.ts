@@ -117,7 +117,7 @@ Deno.test("encodeStream separates consecutive text blocks like encodeResponse", 
   assert.equal(completion.choices[0]!.message.content, "one\n\ntwo");
 });
 
-Deno.test("encodeStream ends an error with OpenAI's error event and [DONE]", async () => {
+Deno.test("encodeStream ends an error with OpenAI's error event alone, no [DONE] after it", async () => {
   const error = new GatewayError("rate_limit", 429, "Slow down.", { code: "rate_limit_exceeded" });
   const { bytes, events } = await chunks([
     { type: "start", id: "x", model: "m", created: 1 },
@@ -126,7 +126,7 @@ Deno.test("encodeStream ends an error with OpenAI's error event and [DONE]", asy
     { type: "error", error },
     { type: "text_delta", index: 0, text: "ignored" },
   ]);
-  assert.deepEqual(JSON.parse(events.at(-2)!.data), {
+  assert.deepEqual(JSON.parse(events.at(-1)!.data), {
     error: {
       message: "Slow down.",
       type: "rate_limit_error",
@@ -134,19 +134,19 @@ Deno.test("encodeStream ends an error with OpenAI's error event and [DONE]", asy
       code: "rate_limit_exceeded",
     },
   });
-  assert.equal(events.at(-1)?.data, "[DONE]");
-  assert.equal(events.length, 4);
+  assert.ok(!events.some((event) => event.data === "[DONE]"));
+  assert.equal(events.length, 3);
   await assert.rejects(() => sdkFinalCompletion(bytes), /Slow down/);
 });
 
-Deno.test("encodeStream closes a stream that ends without finish with an error and [DONE]", async () => {
+Deno.test("encodeStream closes a stream that ends without finish with an error chunk, no [DONE]", async () => {
   const { events } = await chunks([{ type: "text_delta", index: 0, text: "orphan" }]);
   assert.deepEqual(JSON.parse(events[0]!.data).choices[0].delta, {
     role: "assistant",
     content: "",
   });
-  assert.equal(JSON.parse(events.at(-2)!.data).error.code, "stream_incomplete");
-  assert.equal(events.at(-1)?.data, "[DONE]");
+  assert.equal(JSON.parse(events.at(-1)!.data).error.code, "stream_incomplete");
+  assert.ok(!events.some((event) => event.data === "[DONE]"));
 });
 
 Deno.test("encodeStream sends a refusal's explanation as delta.refusal before the finish chunk", async () => {

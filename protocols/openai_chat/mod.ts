@@ -9,10 +9,11 @@ import { decodeError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
 import { decodeStreamStep } from "./decode_stream.ts";
-import { encodeRequest } from "./encode_request.ts";
+import { chatPath, encodeRequest } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
+import { chatStreamEnds } from "./stream_ends.ts";
 
 export { ChatCompletionRequestSchema } from "./schemas.ts";
 export type { ChatCompletionRequest } from "./schemas.ts";
@@ -40,11 +41,13 @@ export function createUpstreamCodec(options: ChatUpstreamOptions): UpstreamCodec
   const target = { providerName: provider, compat: options.compat === true };
   return {
     wire: "openai_chat",
+    path: chatPath,
     encodeRequest: (request) => encodeRequest(request, target),
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
     decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     usageOfBody,
+    streamEnds: chatStreamEnds,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),
   };
 }

@@ -11,7 +11,7 @@
  * @module
  */
 import { type Sink, type Step, stepStream } from "../../core/step.ts";
-import { GatewayError } from "../../core/errors.ts";
+import { streamIncomplete } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
@@ -167,13 +167,7 @@ export function decodeStreamStep(
       const skipped = unparsable > 0 ? ` (${unparsable} events could not be parsed)` : "";
       emit({
         type: "error",
-        error: new GatewayError(
-          "upstream",
-          502,
-          `Provider "${provider}" ended the stream without response.completed${skipped}; ` +
-            "the response is incomplete. Retry the request.",
-          { code: "stream_incomplete" },
-        ),
+        error: streamIncomplete(provider, "response.completed", skipped),
       });
     },
   };

@@ -265,7 +265,7 @@ Deno.test("decodeStream: multiple summary parts join with a blank line, raw reas
 Deno.test("decodeStream: a stream that just stops is an error; later events are ignored", async () => {
   const cut = await decode([ev({ type: "response.created", response: { id: "r" } })]);
   assert.equal(cut.error?.error.status, 502);
-  assert.match(cut.error?.error.message ?? "", /without response.completed/);
+  assert.match(cut.error?.error.message ?? "", /before response.completed/);
   const parts = await pipe([
     ev({ type: "response.completed", response: { status: "completed" } }),
     ev({ type: "response.output_item.added", output_index: 0, item: { type: "message" } }),

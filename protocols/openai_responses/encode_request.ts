@@ -81,6 +81,9 @@ function ignoredFields(request: CoreRequest, w: Warning[]): void {
   }
 }
 
+/** The wire's path on a provider. */
+export const responsesPath = "/v1/responses";
+
 /** Encodes the upstream call. */
 export function encodeRequest(request: CoreRequest): Converted<UpstreamCall> {
   const warnings: Warning[] = [];
@@ -150,5 +153,5 @@ export function encodeRequest(request: CoreRequest): Converted<UpstreamCall> {
     }
   }
   ignoredFields(request, warnings);
-  return { value: { path: "/v1/responses", body }, warnings };
+  return { value: { path: responsesPath, body }, warnings };
 }

@@ -60,9 +60,23 @@ export function streamFailure(
   );
 }
 
+/** Codes gatehouse itself gives its failures. A failed response's `error.code` is a closed set
+ * on the Responses wire (the SDKs type it as an enum) that has no word for these, so they go out
+ * as the code of their kind (`server_error`), the message saying what broke. Codes an upstream
+ * gave (`context_length_exceeded`, which Codex acts on) pass through. */
+const GATEWAY_CODES = new Set([
+  "stream_incomplete",
+  "upstream_invalid_response",
+  "upstream_unreachable",
+  "upstream_timeout",
+  "upstream_error",
+  "internal_error",
+]);
+
 /** A gateway error → the `{code, message}` of a failed Responses response. */
 export function responsesErrorOf(error: GatewayError): { code: string; message: string } {
-  return { code: error.code ?? codeOfKind(error.kind), message: error.message };
+  const code = error.code && !GATEWAY_CODES.has(error.code) ? error.code : codeOfKind(error.kind);
+  return { code, message: error.message };
 }
 
 function codeOfKind(kind: ErrorKind): string {

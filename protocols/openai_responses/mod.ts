@@ -9,10 +9,11 @@ import { decodeError } from "./decode_error.ts";
 import { decodeRequest } from "./decode_request.ts";
 import { decodeResponse } from "./decode_response.ts";
 import { decodeStreamStep } from "./decode_stream.ts";
-import { encodeRequest } from "./encode_request.ts";
+import { encodeRequest, responsesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
+import { responsesStreamEnds } from "./stream_ends.ts";
 
 export { ResponsesRequestSchema, ResponsesResponseSchema } from "./schemas.ts";
 export type { ResponsesRequest } from "./schemas.ts";
@@ -39,11 +40,13 @@ export function createUpstreamCodec(
   const provider = options.providerName;
   return {
     wire: "openai_responses",
+    path: responsesPath,
     encodeRequest,
     decodeResponse: (body, request) => decodeResponse(provider, body, request),
     decodeStream: (request) => decodeStreamStep(provider, request),
     usageOfEvent,
     usageOfBody,
+    streamEnds: responsesStreamEnds,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),
   };
 }

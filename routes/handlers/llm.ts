@@ -8,6 +8,7 @@ import type { GatewayDeps, LlmRequest } from "../../gateway/exchange.ts";
 import { handleLlm } from "../../gateway/handle_llm.ts";
 import { handleCountTokens } from "../../gateway/count_tokens.ts";
 import type { AppEnv } from "../env.ts";
+import { routes } from "../table.ts";
 
 /** The gateway's view of a route request: body, headers, query, abort signal and caller. */
 export async function llmRequest(
@@ -25,6 +26,7 @@ export async function llmRequest(
     search: query === -1 ? "" : url.slice(query),
     signal: c.req.raw.signal,
     key: c.get("key"),
+    requestId: c.get("requestId"),
   };
 }
 
@@ -40,7 +42,7 @@ export function countTokensHandler(deps: GatewayDeps) {
   return async function countTokens(c: Context<AppEnv>): Promise<Response> {
     return await handleCountTokens(
       deps,
-      await llmRequest(c, "anthropic_messages", "/v1/messages/count_tokens"),
+      await llmRequest(c, "anthropic_messages", routes.countTokens.route.path),
     );
   };
 }

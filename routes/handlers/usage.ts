@@ -33,6 +33,7 @@ function totals(t: UsageTotals) {
     reasoning_tokens: t.reasoningTokens,
     images: t.images,
     cost: Math.round(t.cost * 1e6) / 1e6,
+    outcomes: t.outcomes,
   };
 }
 

@@ -47,6 +47,23 @@ export const MIGRATIONS: readonly string[] = [
     created_at INTEGER NOT NULL
   ) STRICT;
   `,
+  // 2: what the request lifecycle records. Rows written before it get the outcome their status
+  // and abort flag imply, and their model as the served one.
+  `
+  ALTER TABLE usage ADD COLUMN request_id TEXT NOT NULL DEFAULT '';
+  ALTER TABLE usage ADD COLUMN served_model TEXT NOT NULL DEFAULT '';
+  ALTER TABLE usage ADD COLUMN upstream_id TEXT;
+  ALTER TABLE usage ADD COLUMN outcome TEXT NOT NULL DEFAULT 'ok';
+  ALTER TABLE usage ADD COLUMN attempts INTEGER NOT NULL DEFAULT 1;
+  ALTER TABLE usage ADD COLUMN first_byte_ms REAL;
+  UPDATE usage SET served_model = model, outcome = CASE
+    WHEN aborted = 1 THEN 'client_disconnect'
+    WHEN status < 400 THEN 'ok'
+    WHEN status = 500 THEN 'internal_error'
+    WHEN status = 504 THEN 'timeout'
+    ELSE 'upstream_error' END;
+  CREATE INDEX usage_request ON usage (request_id);
+  `,
 ];
 
 /** The schema version a database has after `migrate`. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { migrate, SCHEMA_VERSION, schemaVersion } from "./migrations.ts";
+import { migrate, MIGRATIONS, SCHEMA_VERSION, schemaVersion } from "./migrations.ts";
 
 Deno.test("migrate: creates the tables and index once; rerunning changes nothing", () => {
   const db = new DatabaseSync(":memory:");
@@ -12,9 +12,41 @@ Deno.test("migrate: creates the tables and index once; rerunning changes nothing
     "SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') " +
       "AND name NOT LIKE 'sqlite_%' ORDER BY name",
   ).all().map((row) => row.name);
-  assert.deepEqual(names, ["api_keys", "responses", "usage", "usage_key_time"]);
+  assert.deepEqual(names, ["api_keys", "responses", "usage", "usage_key_time", "usage_request"]);
   const indexed = db.prepare("PRAGMA index_info(usage_key_time)").all().map((row) => row.name);
   assert.deepEqual(indexed, ["key_id", "time"]);
+  db.close();
+});
+
+Deno.test("migrate: ledger rows written before the lifecycle columns get the outcome their status implies", () => {
+  const db = new DatabaseSync(":memory:");
+  db.exec(MIGRATIONS[0]!);
+  db.exec("PRAGMA user_version = 1");
+  const insert = db.prepare(
+    "INSERT INTO usage (key_id, model, upstream, route, status, input_tokens, output_tokens, " +
+      "cached_tokens, cache_write_tokens, reasoning_tokens, images, cost, latency_ms, stream, " +
+      "aborted, time) VALUES ('k', 'm', 'u', '/v1/messages', ?, 0, 0, 0, 0, 0, 0, 0, 1, 0, ?, ?)",
+  );
+  const old: Array<[number, number]> = [[200, 0], [200, 1], [429, 0], [500, 0], [504, 0]];
+  old.forEach(([status, aborted], time) => insert.run(status, aborted, time));
+  migrate(db);
+  const rows = db.prepare(
+    "SELECT outcome, served_model, request_id, attempts, first_byte_ms FROM usage ORDER BY time",
+  ).all().map((row) => ({ ...row }));
+  assert.deepEqual(rows.map((row) => row.outcome), [
+    "ok",
+    "client_disconnect",
+    "upstream_error",
+    "internal_error",
+    "timeout",
+  ]);
+  assert.deepEqual(rows[0], {
+    outcome: "ok",
+    served_model: "m",
+    request_id: "",
+    attempts: 1,
+    first_byte_ms: null,
+  });
   db.close();
 });
 

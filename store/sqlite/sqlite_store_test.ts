@@ -131,11 +131,16 @@ Deno.test("a file database keeps keys, usage and responses across reopen", async
     const first = openSqliteStore(path);
     const { key, record } = await first.createKey("persist");
     await first.recordUsage({
+      requestId: "req_persist",
       keyId: record.id,
       model: "m",
+      servedModel: "m",
       upstream: "u",
+      upstreamId: "msg_1",
       route: "/v1/messages",
       status: 200,
+      outcome: "ok",
+      attempts: 1,
       inputTokens: 3,
       outputTokens: 4,
       cachedTokens: 0,
@@ -144,8 +149,8 @@ Deno.test("a file database keeps keys, usage and responses across reopen", async
       images: 0,
       cost: 0.5,
       latencyMs: 12,
+      firstByteMs: 3,
       stream: false,
-      aborted: false,
       time: 1000,
     });
     await first.saveResponse({ id: "resp_1", keyId: record.id, conversation: "[]", createdAt: 1 });

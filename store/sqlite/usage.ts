@@ -3,7 +3,14 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { UsageQuery, UsageRecord, UsageReport, UsageTotals } from "../store.ts";
+import {
+  type Outcome,
+  OUTCOMES,
+  type UsageQuery,
+  type UsageRecord,
+  type UsageReport,
+  type UsageTotals,
+} from "../store.ts";
 import { num, type Row, text } from "./rows.ts";
 
 const SUMS = `
@@ -14,7 +21,8 @@ const SUMS = `
   COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
   COALESCE(SUM(reasoning_tokens), 0) AS reasoning_tokens,
   COALESCE(SUM(images), 0) AS images,
-  COALESCE(SUM(cost), 0.0) AS cost`;
+  COALESCE(SUM(cost), 0.0) AS cost,
+  ${OUTCOMES.map((o) => `COALESCE(SUM(outcome = '${o}'), 0) AS outcome_${o}`).join(",\n  ")}`;
 
 const WINDOW = "WHERE key_id = ? AND time >= ? AND time < ?";
 
@@ -31,16 +39,26 @@ function toTotals(row: Row): UsageTotals {
     reasoningTokens: num(row, "reasoning_tokens"),
     images: num(row, "images"),
     cost: num(row, "cost"),
+    outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, num(row, `outcome_${o}`)])) as Record<
+      Outcome,
+      number
+    >,
   };
 }
 
-/** The columns of one ledger row, in {@link values} order. */
+/** The columns of one ledger row, in {@link values} order. `aborted` predates `outcome` and is
+ * written from it, so older readers of the file keep working. */
 const COLUMNS = [
+  "request_id",
   "key_id",
   "model",
+  "served_model",
   "upstream",
+  "upstream_id",
   "route",
   "status",
+  "outcome",
+  "attempts",
   "input_tokens",
   "output_tokens",
   "cached_tokens",
@@ -49,13 +67,14 @@ const COLUMNS = [
   "images",
   "cost",
   "latency_ms",
+  "first_byte_ms",
   "stream",
   "aborted",
   "time",
 ];
 
 /** Rows per multi-row INSERT: one statement step for many rows costs about half as much per
- * row as one step each. (16 columns × 32 rows stays far below SQLite's 32,766 variables.) */
+ * row as one step each. (22 columns × 32 rows stays far below SQLite's 32,766 variables.) */
 const ROWS_PER_INSERT = 32;
 
 /** An INSERT of `rows` rows. */
@@ -65,13 +84,18 @@ function insertRows(rows: number): string {
 }
 
 /** The bound values of one row. */
-function values(r: UsageRecord): (string | number)[] {
+function values(r: UsageRecord): (string | number | null)[] {
   return [
+    r.requestId,
     r.keyId,
     r.model,
+    r.servedModel,
     r.upstream,
+    r.upstreamId,
     r.route,
     r.status,
+    r.outcome,
+    r.attempts,
     r.inputTokens,
     r.outputTokens,
     r.cachedTokens,
@@ -80,8 +104,9 @@ function values(r: UsageRecord): (string | number)[] {
     r.images,
     r.cost,
     r.latencyMs,
+    r.firstByteMs,
     r.stream ? 1 : 0,
-    r.aborted ? 1 : 0,
+    r.outcome === "client_disconnect" ? 1 : 0,
     r.time,
   ];
 }

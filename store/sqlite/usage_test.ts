@@ -1,18 +1,31 @@
 import assert from "node:assert/strict";
-import type { UsageRecord } from "../store.ts";
+import { type Outcome, OUTCOMES, type UsageRecord } from "../store.ts";
 import { openDatabase } from "./open.ts";
 import { UsageLedger } from "./usage.ts";
 
 const DAY_MS = 86_400_000;
 const JAN1 = Date.UTC(2025, 0, 1);
 
+/** Every outcome at 0, with `counts` over it. */
+function outcomes(counts: Partial<Record<Outcome, number>> = {}): Record<Outcome, number> {
+  return { ...Object.fromEntries(OUTCOMES.map((o) => [o, 0])), ...counts } as Record<
+    Outcome,
+    number
+  >;
+}
+
 function usage(overrides: Partial<UsageRecord>): UsageRecord {
   return {
+    requestId: "req_test",
     keyId: "key_a",
     model: "gpt-x",
+    servedModel: "gpt-x",
     upstream: "openai",
+    upstreamId: null,
     route: "/v1/chat/completions",
     status: 200,
+    outcome: "ok",
+    attempts: 1,
     inputTokens: 0,
     outputTokens: 0,
     cachedTokens: 0,
@@ -21,8 +34,8 @@ function usage(overrides: Partial<UsageRecord>): UsageRecord {
     images: 0,
     cost: 0,
     latencyMs: 5,
+    firstByteMs: null,
     stream: false,
-    aborted: false,
     time: JAN1,
     ...overrides,
   };
@@ -43,7 +56,7 @@ function ledgerWithRows(): UsageLedger {
     images: 1,
     cost: 0.5,
     stream: true,
-    aborted: true,
+    outcome: "client_disconnect",
     time: JAN1 + DAY_MS - 1,
   }));
   ledger.record(
@@ -71,6 +84,7 @@ Deno.test("usage report: totals over [start, end) for one key only", () => {
       reasoningTokens: 7,
       images: 1,
       cost: 1.75,
+      outcomes: outcomes({ ok: 2, client_disconnect: 1 }),
     },
   });
 });
@@ -105,6 +119,7 @@ Deno.test("usage report: empty window gives zero totals and no groups", () => {
       reasoningTokens: 0,
       images: 0,
       cost: 0,
+      outcomes: outcomes(),
     },
     groups: [],
   });
@@ -124,7 +139,13 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
   const rows = 70;
   for (let i = 0; i < rows; i++) {
     ledger.record(usage({
+      requestId: `req_${i}`,
       model: `m${i}`,
+      servedModel: `s${i}`,
+      upstreamId: i % 2 === 0 ? `up_${i}` : null,
+      outcome: OUTCOMES[i % OUTCOMES.length]!,
+      attempts: i % 3,
+      firstByteMs: i % 4 === 0 ? null : i + 0.25,
       inputTokens: i,
       outputTokens: i * 2,
       cachedTokens: i * 3,
@@ -134,7 +155,6 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
       cost: i / 4,
       latencyMs: i + 0.5,
       stream: i % 2 === 0,
-      aborted: i % 5 === 0,
       time: JAN1 + i,
     }));
   }
@@ -144,11 +164,17 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
   written.forEach((row, i) => {
     assert.deepEqual({ ...row, id: undefined }, {
       id: undefined,
+      request_id: `req_${i}`,
       key_id: "key_a",
       model: `m${i}`,
+      served_model: `s${i}`,
       upstream: "openai",
+      upstream_id: i % 2 === 0 ? `up_${i}` : null,
       route: "/v1/chat/completions",
       status: 200,
+      outcome: OUTCOMES[i % OUTCOMES.length],
+      attempts: i % 3,
+      first_byte_ms: i % 4 === 0 ? null : i + 0.25,
       input_tokens: i,
       output_tokens: i * 2,
       cached_tokens: i * 3,
@@ -158,11 +184,17 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
       cost: i / 4,
       latency_ms: i + 0.5,
       stream: i % 2 === 0 ? 1 : 0,
-      aborted: i % 5 === 0 ? 1 : 0,
+      aborted: OUTCOMES[i % OUTCOMES.length] === "client_disconnect" ? 1 : 0,
       time: JAN1 + i,
     });
   });
   const report = ledger.report({ keyId: "key_a", start: JAN1, end: JAN1 + rows });
   assert.equal(report.totals.requests, rows);
+  assert.deepEqual(
+    report.totals.outcomes,
+    Object.fromEntries(
+      OUTCOMES.map((o, k) => [o, Math.ceil((rows - k) / OUTCOMES.length)]),
+    ),
+  );
   db.close();
 });

@@ -160,7 +160,7 @@ async function chatEvents(): Promise<unknown[]> {
 const deltaText = (chunk: unknown) =>
   (chunk as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]?.delta?.content;
 
-Deno.test("chat client, Anthropic upstream: an error event mid-stream becomes the error chunk, then [DONE]", async () => {
+Deno.test("chat client, Anthropic upstream: an error event mid-stream becomes the final error chunk, no [DONE]", async () => {
   upstream.answer(() =>
     sseAnswer([...anthropicHead("partial"), [
       "error",
@@ -168,9 +168,9 @@ Deno.test("chat client, Anthropic upstream: an error event mid-stream becomes th
     ]])
   );
   const events = await chatEvents();
-  assert.equal(events.at(-1), "[DONE]");
-  const error = events.at(-2) as { error?: { message: string; type: string; code: string } };
-  assert.ok(error.error, `the last data before [DONE] is an error: ${JSON.stringify(error)}`);
+  assert.ok(!events.includes("[DONE]"), "a failed stream must not end with [DONE]");
+  const error = events.at(-1) as { error?: { message: string; type: string; code: string } };
+  assert.ok(error.error, `the last data is an error: ${JSON.stringify(error)}`);
   assert.match(error.error.message, /Provider "anthropic"/);
   assert.match(error.error.message, /Overloaded/);
   assert.equal(error.error.type, "server_error");
@@ -195,9 +195,9 @@ Deno.test("chat client, Anthropic upstream: an error event mid-stream becomes th
 Deno.test("chat client, Anthropic upstream: a stream that stops before message_stop ends with an error, not silently", async () => {
   upstream.answer(() => sseAnswer(anthropicHead("cut off")));
   const events = await chatEvents();
-  assert.equal(events.at(-1), "[DONE]");
-  const error = events.at(-2) as { error?: { message: string } };
-  assert.ok(error.error, `the last data before [DONE] is an error: ${JSON.stringify(error)}`);
+  assert.ok(!events.includes("[DONE]"), "a cut stream must not end with [DONE]");
+  const error = events.at(-1) as { error?: { message: string } };
+  assert.ok(error.error, `the last data is an error: ${JSON.stringify(error)}`);
   assert.match(error.error.message, /incomplete|before/);
   await assert.rejects(
     rig.openai.chat.completions.stream({

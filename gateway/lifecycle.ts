@@ -1,0 +1,234 @@
+/**
+ * One model request's life, from its authenticated arrival to its one ledger row:
+ *
+ *   authenticate (routes/auth.ts) → resolve → admit → attempt → deliver → settle
+ *
+ * The delivery paths (passthrough, translation, local counting) only describe what happened —
+ * usage seen, the upstream's ids, first byte, how the stream ended — to this object. It alone
+ * decides the outcome and settles: writes the ledger row and releases what admission reserved,
+ * exactly once, whatever the ending (success, upstream error or cut, timeout, client gone, our
+ * own exception). ARCHITECTURE.md describes the stages and where later work hooks in.
+ * @module
+ */
+import type { ResolvedModel } from "../catalog/catalog.ts";
+import type { Pricing } from "../catalog/schema.ts";
+import type { GatewayError } from "../core/errors.ts";
+import { randomId, requestIdFrom } from "../core/ids.ts";
+import { emptyUsage, type Usage } from "../core/response.ts";
+import type { Outcome, UsageRecord } from "../store/store.ts";
+import { type Admission, admitEverything } from "./admission.ts";
+import { costOf } from "./cost.ts";
+import type { GatewayDeps, RouteRequest } from "./exchange.ts";
+import { endingOfError, type Stage, upstreamOutcome } from "./outcome.ts";
+
+/** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
+ * upstream too: the client still got the terminal error), the client cancelled it, or our own
+ * code threw while producing it. */
+export type BodyEnd = "end" | "cancel" | "failed";
+
+/** The state of one request and its one settle. */
+export class Lifecycle {
+  readonly requestId: string;
+  /** The id of the response, message or completion gatehouse composes for this request. */
+  readonly responseId = randomId();
+  readonly started = Date.now();
+  readonly #deps: GatewayDeps;
+  readonly #request: RouteRequest;
+  readonly #stream: boolean;
+  #stage: Stage = "resolve";
+  #model: ResolvedModel | null = null;
+  #pricing: Pricing = {};
+  #usage: Usage = emptyUsage();
+  #images = 0;
+  #attempts = 0;
+  #provider = "";
+  #servedModel = "";
+  #upstreamId: string | null = null;
+  #firstByteAt: number | null = null;
+  /** What the delivered stream said last: a clean finish, or an error it ended with. */
+  #streamEnd: "finish" | GatewayError | null = null;
+  #admission: Admission | null = null;
+  #settled = false;
+
+  constructor(deps: GatewayDeps, request: RouteRequest, stream: boolean) {
+    this.#deps = deps;
+    this.#request = request;
+    this.#stream = stream;
+    this.requestId = request.requestId ?? requestIdFrom(null);
+  }
+
+  /** The stage the request is in. */
+  get stage(): Stage {
+    return this.#stage;
+  }
+
+  /** The resolved model; only after {@link resolved}. */
+  get model(): ResolvedModel {
+    if (this.#model === null) throw new Error("the lifecycle has no model before resolve");
+    return this.#model;
+  }
+
+  /** Usage seen so far. */
+  get usage(): Usage {
+    return { ...this.#usage };
+  }
+
+  /** Resolve: the model the request names. `pricing` overrides the model's (free counting). */
+  resolved(model: ResolvedModel, pricing: Pricing = model.pricing): void {
+    this.#model = model;
+    this.#pricing = pricing;
+    this.#servedModel = model.id;
+    this.#provider = model.provider.name;
+  }
+
+  /** Admit: asks the admitter; throws its refusal. */
+  async admit(): Promise<void> {
+    this.#stage = "admit";
+    const admitter = this.#deps.admitter ?? admitEverything;
+    this.#admission = await admitter.admit({
+      requestId: this.requestId,
+      key: this.#request.key,
+      model: this.model,
+      route: this.#request.route,
+      body: this.#request.body,
+      stream: this.#stream,
+    });
+  }
+
+  /** Attempt: one more upstream call, to `model`'s provider. */
+  attempting(model: ResolvedModel): void {
+    this.#stage = "attempt";
+    this.#attempts++;
+    this.#servedModel = model.id;
+    this.#provider = model.provider.name;
+  }
+
+  /** Deliver: the upstream answered; what follows produces the client's response. */
+  delivering(): void {
+    this.#stage = "deliver";
+  }
+
+  /** Usage fields seen; later values win (streams report cumulative numbers). */
+  add(usage: Partial<Usage>): void {
+    for (const [field, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
+      if (typeof value === "number" && Number.isFinite(value)) this.#usage[field] = value;
+    }
+  }
+
+  /** Generated images. */
+  addImages(count: number): void {
+    this.#images += count;
+  }
+
+  /** The provider's own id for its answer (kept for the ledger and logs, never shown). */
+  upstreamAnswered(id: string | null | undefined): void {
+    if (id) this.#upstreamId ??= id;
+  }
+
+  /** The first bytes of the response reached the body handed to the client. */
+  firstByte(): void {
+    this.#firstByteAt ??= Date.now();
+  }
+
+  /** The delivered stream ended with its terminal event (`finish`) or a terminal error. */
+  streamEnded(end: "finish" | GatewayError): void {
+    this.#streamEnd ??= end;
+  }
+
+  /** A response built whole: settles now, with its status. */
+  answered(status: number): void {
+    this.firstByte();
+    this.settle(status < 400 ? "ok" : "upstream_error", status);
+  }
+
+  /** The request stopped with `error` before a response was sent. */
+  fail(error: unknown): void {
+    const ending = endingOfError(error, this.#stage, this.#request.signal.aborted);
+    if (ending.outcome === "internal_error") {
+      this.#deps.log.error("request failed in the gateway", {
+        requestId: this.requestId,
+        error: String(error),
+        stack: (error as Error)?.stack,
+      });
+    }
+    this.settle(ending.outcome, ending.status);
+  }
+
+  /** A streamed response body stopped (`status` is what the client was sent). */
+  bodyEnded(how: BodyEnd, status: number): void {
+    if (how === "cancel") return this.settle("client_disconnect", status);
+    if (how === "failed") return this.settle("internal_error", status);
+    const end = this.#streamEnd;
+    this.settle(end === null ? "upstream_cut" : end === "finish" ? "ok" : upstreamOutcome(end), status);
+  }
+
+  /** Writes the ledger row and releases the admission; every later call does nothing. */
+  settle(outcome: Outcome, status: number): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    const cost = costOf(this.#pricing, this.#usage, this.#images);
+    this.#admission?.release({ usage: this.usage, images: this.#images, cost, outcome });
+    const record = this.#record(outcome, status, cost);
+    this.#deps.store.recordUsage(record).catch((error) =>
+      this.#deps.log.error("ledger write failed", { requestId: this.requestId, error: String(error) })
+    );
+    if (outcome !== "ok" && outcome !== "client_disconnect" && outcome !== "rejected") {
+      this.#deps.log.warn("request ended without an answer", {
+        requestId: this.requestId,
+        outcome,
+        status,
+        model: record.model,
+        provider: record.upstream,
+        upstreamId: record.upstreamId,
+      });
+    }
+  }
+
+  #record(outcome: Outcome, status: number, cost: number): UsageRecord {
+    const request = this.#request;
+    const usage = this.#usage;
+    const requested = this.#model?.id ??
+      (typeof request.body.model === "string" ? request.body.model : "");
+    return {
+      requestId: this.requestId,
+      keyId: request.key.id,
+      model: requested,
+      servedModel: this.#servedModel,
+      upstream: this.#provider,
+      upstreamId: this.#upstreamId,
+      route: request.route,
+      status,
+      outcome,
+      attempts: this.#attempts,
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cachedTokens: usage.cacheReadTokens,
+      cacheWriteTokens: usage.cacheWriteTokens,
+      reasoningTokens: usage.reasoningTokens,
+      images: this.#images,
+      cost,
+      latencyMs: Date.now() - this.started,
+      firstByteMs: this.#firstByteAt === null ? null : this.#firstByteAt - this.started,
+      stream: this.#stream,
+      time: this.started,
+    };
+  }
+}
+
+/** Runs `work` inside a new lifecycle of `request`: whatever `work` throws before it returns a
+ * response settles the request (the outcome decided by the stage it was in) and goes on to the
+ * route's error rendering. */
+export async function withLifecycle(
+  deps: GatewayDeps,
+  request: RouteRequest,
+  stream: boolean,
+  work: (life: Lifecycle) => Promise<Response>,
+): Promise<Response> {
+  const life = new Lifecycle(deps, request, stream);
+  try {
+    return await work(life);
+  } catch (error) {
+    life.fail(error);
+    throw error;
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Tells the lifecycle what a translated stream's parts say as they pass: usage, the upstream's
+ * id, and how the stream ended. The response id the client sees is gatehouse's own.
+ * @module
+ */
+import type { Step } from "../core/step.ts";
+import type { StreamPart } from "../core/stream.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+
+/** A pass-through step over stream parts, reporting to `life`. */
+export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
+  return {
+    transform(part, out) {
+      switch (part.type) {
+        case "start":
+          life.upstreamAnswered(part.id);
+          if (part.usage) life.add(part.usage);
+          return out.enqueue({ ...part, id: life.responseId });
+        case "finish":
+          life.add(part.usage);
+          life.streamEnded("finish");
+          break;
+        case "error":
+          life.streamEnded(part.error);
+          break;
+      }
+      out.enqueue(part);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * How a chat stream ends, for the passthrough: `[DONE]` (or a chunk with a `finish_reason`: some
+ * compatible servers stop there) is a clean end; a `{"error":{...}}` chunk ends it failed. A
+ * stream that breaks off gets that error chunk from the gateway, with no `[DONE]` after it.
+ * @module
+ */
+import type { GatewayError } from "../../core/errors.ts";
+import type { StreamEnds } from "../codec.ts";
+import { sseText } from "../../sse/encode_sse.ts";
+import { openaiErrorBody } from "./encode_error.ts";
+
+const FINISH_REASON = /"finish_reason"\s*:\s*"/;
+
+/** A watcher for one chat stream. */
+export function chatStreamEnds(): StreamEnds {
+  return {
+    pattern: /\[DONE\]|"finish_reason"\s*:\s*"|"error"\s*:/,
+    see(event) {
+      const data = event.data.trim();
+      if (data === "[DONE]") return "finish";
+      if (!data.startsWith("{")) return null;
+      if (FINISH_REASON.test(data)) return "finish";
+      try {
+        const chunk = JSON.parse(data) as { error?: unknown } | null;
+        return chunk !== null && typeof chunk === "object" && chunk.error != null ? "error" : null;
+      } catch {
+        return null;
+      }
+    },
+    failure: (error: GatewayError) => sseText(JSON.stringify(openaiErrorBody(error))),
+  };
+}
