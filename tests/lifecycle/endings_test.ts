@@ -122,7 +122,13 @@ const ends = (expected: "clean" | "error") => async (route: Route, response: Res
 };
 
 const CASES: Case[] = [
-  { what: "a stream that completes", mode: "ok", stream: true, outcome: "ok", check: ends("clean") },
+  {
+    what: "a stream that completes",
+    mode: "ok",
+    stream: true,
+    outcome: "ok",
+    check: ends("clean"),
+  },
   {
     what: "a JSON answer",
     mode: "ok",

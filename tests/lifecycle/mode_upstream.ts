@@ -2,7 +2,8 @@
  * A fake provider with fault modes, for driving every ending of a request: it answers like the
  * scripted upstream (`ok`), or fails in one way — an error status, a header wait that never
  * ends, a stream that stops cleanly or breaks its connection after two events, a stream that
- * sends the wire's error event, a stream that hangs after two events.
+ * sends the wire's error event, a stream that hangs after two events, an error status with a
+ * body far over the gateway's error-body cap.
  * @module
  */
 import { startFakeServer } from "../fakes/fake_server.ts";
@@ -13,6 +14,7 @@ export type Mode =
   | "ok"
   | "status_500"
   | "status_429"
+  | "huge_error"
   | "hang_headers"
   | "close_early"
   | "reset"
@@ -29,6 +31,9 @@ export interface ModeUpstream {
 }
 
 const encoder = new TextEncoder();
+
+/** The size of the `huge_error` body's message. */
+export const HUGE_ERROR_BYTES = 1 << 20;
 
 /** The wire's own error event, by the path it was asked on. */
 function errorEvent(path: string): string {
@@ -82,6 +87,10 @@ export function startModeUpstream(): ModeUpstream {
     const mode = state.mode;
     if (mode === "status_500") return errorBody(request.path, 500);
     if (mode === "status_429") return errorBody(request.path, 429);
+    if (mode === "huge_error") {
+      const message = "x".repeat(HUGE_ERROR_BYTES);
+      return Response.json({ error: { message, type: "server_error" } }, { status: 500 });
+    }
     if (mode === "hang_headers") {
       await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
       return new Response(null, { status: 599 });
