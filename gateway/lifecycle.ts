@@ -159,7 +159,10 @@ export class Lifecycle {
     if (how === "cancel") return this.settle("client_disconnect", status);
     if (how === "failed") return this.settle("internal_error", status);
     const end = this.#streamEnd;
-    this.settle(end === null ? "upstream_cut" : end === "finish" ? "ok" : upstreamOutcome(end), status);
+    this.settle(
+      end === null ? "upstream_cut" : end === "finish" ? "ok" : upstreamOutcome(end),
+      status,
+    );
   }
 
   /** Writes the ledger row and releases the admission; every later call does nothing. */
@@ -170,7 +173,10 @@ export class Lifecycle {
     this.#admission?.release({ usage: this.usage, images: this.#images, cost, outcome });
     const record = this.#record(outcome, status, cost);
     this.#deps.store.recordUsage(record).catch((error) =>
-      this.#deps.log.error("ledger write failed", { requestId: this.requestId, error: String(error) })
+      this.#deps.log.error("ledger write failed", {
+        requestId: this.requestId,
+        error: String(error),
+      })
     );
     if (outcome !== "ok" && outcome !== "client_disconnect" && outcome !== "rejected") {
       this.#deps.log.warn("request ended without an answer", {

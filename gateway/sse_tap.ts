@@ -50,7 +50,9 @@ export function afterLastEventBytes(bytes: Uint8Array): number {
     const byte = bytes[i];
     if (byte === LF && bytes[i - 1] === LF) return i + 1;
     if (byte === CR && bytes[i - 1] === CR) return i + 1;
-    if (byte === LF && i >= 3 && bytes[i - 1] === CR && bytes[i - 2] === LF && bytes[i - 3] === CR) {
+    if (
+      byte === LF && i >= 3 && bytes[i - 1] === CR && bytes[i - 2] === LF && bytes[i - 3] === CR
+    ) {
       return i + 1;
     }
   }
