@@ -135,6 +135,13 @@ export class Lifecycle {
     this.#streamEnd ??= end;
   }
 
+  /** The error the delivered stream ended with, once it ended with one. The first cause
+   * recorded wins: a stream the gateway ended for silence is a timeout, not a cut. */
+  get streamError(): GatewayError | null {
+    const end = this.#streamEnd;
+    return end === null || end === "finish" ? null : end;
+  }
+
   /** A response built whole: settles now, with its status. */
   answered(status: number): void {
     this.firstByte();

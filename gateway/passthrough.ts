@@ -7,7 +7,6 @@
  * @module
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
-import { endingOnFailure } from "../core/chunk_reader.ts";
 import { GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { Wire } from "../core/request.ts";
 import { bodyReaderOf, type UpstreamResponse } from "../http1/response.ts";
@@ -18,6 +17,7 @@ import type { SseEvent } from "../sse/parse_sse.ts";
 import { attempt } from "./attempt.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { upstreamStream } from "./idle_cutoff.ts";
 import { meteredBody } from "./metered_body.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
@@ -56,7 +56,7 @@ const FIRST_ID = /"id"\s*:\s*"([^"]{1,200})"/;
 
 /** Forwards to an upstream speaking the client's own wire. */
 export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<Response> {
-  const { model, life } = f;
+  const { model, life, deps } = f;
   const body: Record<string, unknown> = { ...f.body, model: model.upstreamId };
   const stream = body.stream === true && codec.streamEnds !== undefined;
   let clientWantsUsage = true;
@@ -65,7 +65,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     clientWantsUsage = options.include_usage === true;
     body.stream_options = { ...options, include_usage: true };
   }
-  const response = await attempt(f.deps, life, f.signal, {
+  const response = await attempt(deps, life, f.signal, {
     model,
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),
     body: JSON.stringify(body),
@@ -83,7 +83,13 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     if (events) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
       const tap = tapFor(codec, life, model.provider.name, clientWantsUsage);
-      return new Response(meteredBody(endingOnFailure(events), life, response.status, tap), {
+      const body = upstreamStream(
+        events,
+        life,
+        model.provider.name,
+        deps.config.streamIdleTimeoutMs,
+      );
+      return new Response(meteredBody(body, life, response.status, tap), {
         status: response.status,
         headers,
       });
@@ -132,8 +138,9 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
     interesting: interestingFor(String(codec.wire), ends.pattern),
     finish: (tail) => {
       if (ended) return null;
-      const error = streamIncomplete(provider, "its terminal event");
-      life.streamEnded(error);
+      // The stream broke off, or the gateway ended it for silence (the lifecycle knows which).
+      life.streamEnded(streamIncomplete(provider, "its terminal event"));
+      const error = life.streamError!;
       return ends.failure(error, tail);
     },
   });

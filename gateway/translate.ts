@@ -10,11 +10,12 @@ import { GatewayError } from "../core/errors.ts";
 import type { CoreRequest } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
 import { bodyReaderOf } from "../http1/response.ts";
-import { endingOnFailure, readerStream } from "../core/chunk_reader.ts";
+import { readerStream } from "../core/chunk_reader.ts";
 import { parseSseStep } from "../sse/parse_sse.ts";
 import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { attempt } from "./attempt.ts";
+import { upstreamStream } from "./idle_cutoff.ts";
 import { meteredBody } from "./metered_body.ts";
 import { watchParts } from "./watch_parts.ts";
 import { releaseBody } from "./upstream_fetch.ts";
@@ -76,9 +77,10 @@ export async function translate(
       // Taken last: once taken, the body is the stream stage's to cancel, not `releaseBody`'s.
       const taken = bodyReaderOf(response);
       if (!taken) throw new Error("upstream stream has no body");
-      // A connection that breaks mid-stream ends the body: the decoder then reports the stream
-      // incomplete and the encoder writes the client protocol's terminal error.
-      const body = endingOnFailure(taken);
+      // A connection that breaks mid-stream, or silence past the idle timeout, ends the body:
+      // the decoder then reports the stream incomplete and the encoder writes the client
+      // protocol's terminal error.
+      const body = upstreamStream(taken, life, provider, deps.config.streamIdleTimeoutMs);
       if (keeper) {
         const events = readerStream(body)
           .pipeThrough(stepStream(decode))

@@ -22,6 +22,10 @@ export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
           break;
         case "error":
           life.streamEnded(part.error);
+          // The decoder saw the body end early; the lifecycle may know why (the idle timeout).
+          if (life.streamError !== part.error && life.streamError !== null) {
+            return out.enqueue({ ...part, error: life.streamError });
+          }
           break;
       }
       out.enqueue(part);

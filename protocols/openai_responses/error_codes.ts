@@ -66,6 +66,7 @@ export function streamFailure(
  * gave (`context_length_exceeded`, which Codex acts on) pass through. */
 const GATEWAY_CODES = new Set([
   "stream_incomplete",
+  "stream_idle_timeout",
   "upstream_invalid_response",
   "upstream_unreachable",
   "upstream_timeout",

@@ -44,6 +44,9 @@ function bodyFor(route: Route, stream: boolean, model = route.model): Record<str
   }
 }
 
+/** The stream idle timeout of the gateway under test. */
+const IDLE_MS = 1000;
+
 let explode = false;
 const held = { admitted: 0, released: 0 };
 const admitter: Admitter = {
@@ -57,7 +60,11 @@ const admitter: Admitter = {
 const upstream = startModeUpstream();
 const harness = await makeHarness({
   demo: false,
-  env: { ...upstreamEnv(upstream.url), GATEHOUSE_UPSTREAM_TIMEOUT_MS: "300" },
+  env: {
+    ...upstreamEnv(upstream.url),
+    GATEHOUSE_UPSTREAM_TIMEOUT_MS: "300",
+    GATEHOUSE_STREAM_IDLE_TIMEOUT_MS: String(IDLE_MS),
+  },
   admitter,
 });
 const server = listen(harness);
@@ -183,6 +190,20 @@ const CASES: Case[] = [
     stream: false,
     outcome: "upstream_cut",
     check: errorStatus(502),
+  },
+  {
+    what: "a stream that goes silent past the idle timeout",
+    mode: "hang_stream",
+    stream: true,
+    outcome: "timeout",
+    check: async (route, response) => {
+      assert.equal(response.status, 200);
+      const started = Date.now();
+      const events = await readEvents(response.clone());
+      assert.ok(Date.now() - started >= IDLE_MS - 200, "ended by the idle timeout");
+      assert.match(events.at(-1)?.data ?? "", /sent nothing for 1 s mid-stream/);
+      assert.equal(await terminal(route.wire, response), "error");
+    },
   },
   {
     what: "an error event mid-stream",
