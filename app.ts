@@ -10,10 +10,12 @@ import { routingPath } from "./routes/bare_path.ts";
 import { jsonBody } from "./routes/body.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { routeGuard } from "./routes/guard.ts";
+import { requestId } from "./routes/request_id.ts";
 import { errorResponse, toGatewayError, validationError } from "./routes/render_error.ts";
 import { routes } from "./routes/table.ts";
 import { countTokensHandler, llmHandler } from "./routes/handlers/llm.ts";
 import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts";
+import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
 import { openApiDocument } from "./openapi/document.ts";
 
@@ -39,18 +41,18 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
     );
     return errorResponse(failure, c.get("envelope") ?? "openai");
   });
+  app.use("*", requestId());
   app.use("*", routeGuard());
   app.use("*", apiKeyAuth(deps.store));
   app.use("*", jsonBody(deps.config.maxBody));
 
   app.openapi(routes.listModels.route, listModelsHandler(deps.catalog));
   app.openapi(routes.getModel.route, getModelHandler(deps.catalog));
-  app.openapi(
-    routes.chatCompletions.route,
-    llmHandler(deps, "openai_chat", "/v1/chat/completions"),
-  );
-  app.openapi(routes.responses.route, llmHandler(deps, "openai_responses", "/v1/responses"));
-  app.openapi(routes.messages.route, llmHandler(deps, "anthropic_messages", "/v1/messages"));
+  // Each handler records its row's canonical path as the ledger's route, whichever twin was called.
+  const { chatCompletions, responses, messages } = routes;
+  app.openapi(chatCompletions.route, llmHandler(deps, "openai_chat", chatCompletions.route.path));
+  app.openapi(responses.route, llmHandler(deps, "openai_responses", responses.route.path));
+  app.openapi(messages.route, llmHandler(deps, "anthropic_messages", messages.route.path));
   // These two answer with bodies the gateway built (forwarded bytes, local counts), which the
   // typed c.json() handlers of their routes cannot express; the routes' schemas document them.
   const countTokens = countTokensHandler(deps);
@@ -58,19 +60,15 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
   app.openapi(routes.imagesGenerations.route, async (c) =>
     prebuilt(
       await handleImages(deps, {
+        route: routes.imagesGenerations.route.path,
         body: await c.req.json(),
         signal: c.req.raw.signal,
         key: c.get("key"),
+        requestId: c.get("requestId"),
       }),
     ));
   app.openapi(routes.usage.route, usageHandler(deps.store));
-  app.openapi(routes.root.route, (c) =>
-    c.json({
-      name: "gatehouse" as const,
-      api_base: deps.config.publicBaseUrl ?? new URL(c.req.url).origin,
-      openapi: "/openapi.json",
-      docs: deps.config.docsUrl,
-    }, 200));
+  app.openapi(routes.root.route, rootHandler(deps.config));
   app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));
   app.openapi(routes.readyz.route, async (c) => {
     try {

@@ -12,7 +12,7 @@ import { readGatewayConfig } from "./gateway/config.ts";
 import { createUpstreamClient } from "./gateway/upstream_client.ts";
 import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
-import { startDocsServer } from "./openapi/docs.ts";
+import { startDocsServer } from "./docs/mod.ts";
 import { keepDeadlineTimer } from "./gateway/deadlines.ts";
 
 const env = (name: string) => Deno.env.get(name);

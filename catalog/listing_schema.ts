@@ -94,20 +94,6 @@ export const AnthropicModelList = z.object({
   last_id: z.string().nullable(),
 }).openapi("AnthropicModelList");
 
-/** The query of `GET /v1/models`. Only the Anthropic shape pages; the OpenAI shape ignores it. */
-export const ModelListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(1000).default(20).openapi({
-    description: "Anthropic shape: items per page, 1 to 1000.",
-    example: 1000,
-  }),
-  after_id: z.string().min(1).optional().openapi({
-    description: "Anthropic shape: return the page right after this id.",
-  }),
-  before_id: z.string().min(1).optional().openapi({
-    description: "Anthropic shape: return the page right before this id.",
-  }),
-});
-
 /** The path of `GET /v1/models/{id}`. */
 export const ModelIdParams = z.object({
   id: z.string().min(1).openapi({
@@ -124,5 +110,4 @@ export type SetupDefaultsObject = z.infer<typeof SetupDefaultsObject>;
 export type OpenAIModelList = z.infer<typeof OpenAIModelList>;
 export type AnthropicModelObject = z.infer<typeof AnthropicModelObject>;
 export type AnthropicModelList = z.infer<typeof AnthropicModelList>;
-export type ModelListQuery = z.infer<typeof ModelListQuery>;
 export type ModelIdParams = z.infer<typeof ModelIdParams>;

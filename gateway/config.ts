@@ -2,6 +2,7 @@
  * Gateway settings read from the environment once at start.
  * @module
  */
+import { readDocsPort } from "../docs/config.ts";
 
 /** Everything the request path needs to know about its deployment. */
 export interface GatewayConfig {
@@ -11,10 +12,16 @@ export interface GatewayConfig {
   publicBaseUrl: string | null;
   /** The docs host address (`DOCS_URL`). */
   docsUrl: string | null;
+  /** The docs listener's port (`DOCS_PORT`, default 8081), or null when it is off; `GET /` names
+   * the docs host on it when `DOCS_URL` is unset. */
+  docsPort: number | null;
   /** Per-token delay of the mock provider in ms (`GATEHOUSE_MOCK_DELAY_MS`). */
   mockDelayMs: number;
   /** Upstream request timeout until response headers, ms (`GATEHOUSE_UPSTREAM_TIMEOUT_MS`). */
   upstreamTimeoutMs: number;
+  /** How long a streamed upstream body may send nothing before the gateway ends it with the
+   * client protocol's terminal error, ms (`GATEHOUSE_STREAM_IDLE_TIMEOUT_MS`). */
+  streamIdleTimeoutMs: number;
   /** How upstream calls are made (`GATEHOUSE_UPSTREAM_CLIENT`): the gateway's own pooled
    * HTTP/1.1 client, or the runtime's `fetch` (the default when a proxy variable is set, since
    * only `fetch` honours `HTTPS_PROXY`). */
@@ -85,8 +92,12 @@ export function readGatewayConfig(env: (name: string) => string | undefined): Ga
     maxBody,
     publicBaseUrl: url("PUBLIC_BASE_URL"),
     docsUrl: url("DOCS_URL"),
+    docsPort: readDocsPort(env),
     mockDelayMs: number("GATEHOUSE_MOCK_DELAY_MS", 0),
     upstreamTimeoutMs: number("GATEHOUSE_UPSTREAM_TIMEOUT_MS", 600_000),
+    // Five minutes: providers send keep-alive events (Anthropic pings) or progress well within
+    // it, but a reasoning model may think for minutes without a word on some wires.
+    streamIdleTimeoutMs: number("GATEHOUSE_STREAM_IDLE_TIMEOUT_MS", 300_000),
     upstreamClient: client === "http1" || client === "fetch" ? client : proxied ? "fetch" : "http1",
   };
 }

@@ -7,6 +7,8 @@ import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../core/errors.ts";
 import type { Store } from "../store/store.ts";
 import type { AppEnv } from "./env.ts";
+import { type KeySources, keySources } from "./security.ts";
+import { routeList } from "./table.ts";
 
 /** A presented credential, or why there is none. */
 export type Presented = { key: string } | { problem: string };
@@ -14,10 +16,11 @@ export type Presented = { key: string } | { problem: string };
 const PLACEHOLDER =
   /^(<[^>]*>|\$\{[^}]*\}|\$[A-Z_][A-Z0-9_]*|\{\{[^}]*\}\}|%[A-Z_]+%)$|^(your|my)[-_ ]?(api[-_ ]?)?key$|^(sk|gth)[-_](x{3,}|\.{3}|…)/i;
 
-/** Reads the key from `Authorization: Bearer` (every route) or `x-api-key` (messages routes). */
-export function presentedKey(headers: Headers, allowXApiKey: boolean): Presented {
-  const authorization = headers.get("authorization");
-  const xApiKey = allowXApiKey ? headers.get("x-api-key") : null;
+/** Reads the key from where the route's security allows it: `Authorization: Bearer`, then the
+ * named headers (`x-api-key`). */
+export function presentedKey(headers: Headers, sources: KeySources): Presented {
+  const authorization = sources.bearer ? headers.get("authorization") : null;
+  const named = sources.headers.find((name) => headers.has(name));
   let raw: string;
   let where: string;
   if (authorization !== null) {
@@ -29,15 +32,15 @@ export function presentedKey(headers: Headers, allowXApiKey: boolean): Presented
     }
     raw = authorization.slice(match[0].length);
     where = "The Authorization header";
-  } else if (xApiKey !== null) {
-    raw = xApiKey;
-    where = "The x-api-key header";
+  } else if (named !== undefined) {
+    raw = headers.get(named)!;
+    where = `The ${named} header`;
   } else {
-    return {
-      problem: allowXApiKey
-        ? "No API key: send Authorization: Bearer <key> or x-api-key: <key> with a gatehouse key."
-        : "No API key: send Authorization: Bearer <key> with a gatehouse key.",
-    };
+    const forms = [
+      ...(sources.bearer ? ["Authorization: Bearer <key>"] : []),
+      ...sources.headers.map((name) => `${name}: <key>`),
+    ];
+    return { problem: `No API key: send ${forms.join(" or ")} with a gatehouse key.` };
   }
   if (raw.trim() === "") {
     return { problem: `${where} carries an empty key: the variable holding it is probably unset.` };
@@ -57,14 +60,15 @@ export function presentedKey(headers: Headers, allowXApiKey: boolean): Presented
   return { key: raw };
 }
 
-/** Middleware: verifies the caller's key and stores its record as `key`. */
+/** Middleware: verifies the caller's key and stores its record as `key`. Which routes need a key,
+ * and in which headers, is each row's OpenAPI `security` (an empty list: no key). */
 export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
+  // Computed once, so a scheme the table names but never declares stops the start.
+  const sourcesOf = new Map(routeList.map((spec) => [spec, keySources(spec.route.security)]));
   return async function apiKeyAuth(c, next) {
     const spec = c.get("spec");
-    if (!spec.auth) return await next();
-    // The route table says which routes take `x-api-key` (their security lists apiKeyHeader).
-    const acceptsXApiKey = spec.route.security?.some((s) => "apiKeyHeader" in s) ?? false;
-    const presented = presentedKey(c.req.raw.headers, acceptsXApiKey);
+    if (spec.route.security.length === 0) return await next();
+    const presented = presentedKey(c.req.raw.headers, sourcesOf.get(spec)!);
     if ("problem" in presented) {
       throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
     }

@@ -3,8 +3,9 @@
  * `getPath`), so each route is registered once.
  * @module
  */
-import { routeList } from "./table.ts";
+import { API_PREFIX, routeList } from "./table.ts";
 
+const API_DIR = `${API_PREFIX}/`;
 const bareHeads = new Set(
   routeList.flatMap((spec) => spec.bare === null ? [] : [spec.bare.split("/")[1]!]),
 );
@@ -15,8 +16,8 @@ export function routingPath(request: Request): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   const query = url.indexOf("?", start);
   const path = query === -1 ? url.slice(start) : url.slice(start, query);
-  if (path.startsWith("/v1/") || path === "/v1") return path;
+  if (path.startsWith(API_DIR) || path === API_PREFIX) return path;
   const second = path.indexOf("/", 1);
   const head = second === -1 ? path.slice(1) : path.slice(1, second);
-  return bareHeads.has(head) ? `/v1${path}` : path;
+  return bareHeads.has(head) ? `${API_PREFIX}${path}` : path;
 }

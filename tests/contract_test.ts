@@ -1,10 +1,13 @@
 /**
  * Contract tests generated from the route table: for every canonical/bare pair, the same status
- * and body shape with a valid key, with no key and with a wrong key; for every POST-only route,
- * a GET is the route error (405 + Allow), whatever the key. Nothing here names a route.
+ * and body shape with a valid key, with no key and with a wrong key, and the document naming the
+ * twin; for every POST-only route, a GET is the route error (405 + Allow), whatever the key; for
+ * every route, each declared security scheme is accepted exactly where the row's `security` names
+ * it. Nothing here names a route.
  */
 import assert from "node:assert/strict";
-import { routeList, type RouteSpec } from "../routes/table.ts";
+import { SECURITY_SCHEMES } from "../routes/security.ts";
+import { BARE_PATH_FIELD, routeList, type RouteSpec } from "../routes/table.ts";
 import { makeHarness } from "./harness.ts";
 
 /** The structure of a JSON value: keys and leaf types, arrays by their first element. */
@@ -40,6 +43,7 @@ interface OpenApiDoc {
         parameters?: Array<
           { name: string; in: string; example?: unknown; schema?: { example?: unknown } }
         >;
+        [BARE_PATH_FIELD]?: string;
       }
     >
   >;
@@ -100,6 +104,35 @@ for (const spec of routeList.filter((s) => s.bare !== null)) {
         if (spec.envelope === "anthropic") assert.equal(body.type, "error");
         assert.match(body.error.message, label === "no key" ? /No API key/ : /not valid/);
       }
+    });
+  }
+}
+
+for (const spec of routeList.filter((s) => s.bare !== null)) {
+  Deno.test(`the document names ${spec.bare} as the bare twin of ${spec.route.path}`, () => {
+    const operation = openapi.paths[spec.route.path]?.[spec.route.method];
+    assert.equal(operation?.[BARE_PATH_FIELD], spec.bare);
+  });
+}
+
+for (const spec of routeList) {
+  const method = spec.route.method.toUpperCase();
+  const path = examplePath(spec, spec.route.path, openapi);
+  const named = new Set(spec.route.security.flatMap((requirement) => Object.keys(requirement)));
+  if (named.size === 0) {
+    Deno.test(`${method} ${spec.route.path} answers without a key (its security is empty)`, async () => {
+      assert.equal((await call(spec, path, {})).status, 200);
+    });
+    continue;
+  }
+  for (const [scheme, definition] of Object.entries(SECURITY_SCHEMES)) {
+    const headers = definition.type === "http"
+      ? { authorization: `Bearer ${harness.key}` }
+      : { [definition.name]: harness.key };
+    const expected = named.has(scheme) ? 200 : 401;
+    Deno.test(`${method} ${spec.route.path} with a valid key as ${scheme} alone is ${expected}`, async () => {
+      const result = await call(spec, path, headers);
+      assert.equal(result.status, expected, JSON.stringify(result.json));
     });
   }
 }

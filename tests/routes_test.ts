@@ -197,6 +197,7 @@ Deno.test("GET /v1/responses with a WebSocket upgrade is 426; plain GET is 405",
     await h.request("/v1/responses", { headers: { upgrade: "websocket", connection: "Upgrade" } }),
   );
   assert.equal(ws.status, 426);
+  assert.match(ws.body.error.message, /send POST \/v1\/responses over plain HTTP/);
   const plain = await json(await h.request("/responses"));
   assert.equal(plain.status, 405);
 });
@@ -216,6 +217,12 @@ Deno.test("models: OpenAI shape, Anthropic shape with anthropic-version, aliases
   );
   assert.equal(anthropic.body.data[0].type, "model");
   assert.equal(typeof anthropic.body.has_more, "boolean");
+  const outOfRange = await json(
+    await h.request("/v1/models?limit=0", {
+      headers: { ...auth, "anthropic-version": "2023-06-01" },
+    }),
+  );
+  assert.equal(outOfRange.status, 400);
   const alias = await json(await h.request("/v1/models/gpt-5.5", { headers: auth }));
   assert.equal(alias.body.id, "gpt-5.5-large");
   assert.equal((await json(await h.request("/models/none", { headers: auth }))).status, 404);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { presentedKey } from "../../routes/auth.ts";
+import { BEARER, keySources } from "../../routes/security.ts";
 import { keyProblem } from "./key.mjs";
 
 Deno.test("keyProblem refuses empty, whitespace, line breaks and placeholders, naming which", () => {
@@ -42,7 +43,10 @@ Deno.test("every placeholder the gateway refuses, the script refuses too", () =>
     "gth_...",
   ];
   for (const form of forms) {
-    const gateway = presentedKey(new Headers({ authorization: `Bearer ${form}` }), false);
+    const gateway = presentedKey(
+      new Headers({ authorization: `Bearer ${form}` }),
+      keySources(BEARER),
+    );
     if ("problem" in gateway && /placeholder/.test(gateway.problem)) {
       assert.notEqual(keyProblem(form, "--key"), null, form);
     }

@@ -3,8 +3,8 @@
  * naming the API root, in the envelope of the route's protocol.
  */
 import assert from "node:assert/strict";
-import { createDocsApp } from "../../openapi/docs.ts";
-import { isApiPath } from "../../openapi/docs/api_refusal.ts";
+import { createDocsApp } from "../../docs/mod.ts";
+import { isApiPath } from "../../docs/api_refusal.ts";
 import { routeList } from "../../routes/table.ts";
 import { makeHarness } from "../harness.ts";
 

@@ -3,7 +3,7 @@
  * runner for the served set-up script — what the docs and set-up tests share.
  * @module
  */
-import { createDocsApp, type DocsOptions } from "../../openapi/docs.ts";
+import { createDocsApp, type DocsOptions } from "../../docs/mod.ts";
 import { type Harness, listen, makeHarness } from "../harness.ts";
 
 /** A gateway, its docs host, and a temporary HOME. */

@@ -2,7 +2,7 @@
  * The docs listener's configuration and start-up, as main.ts uses them.
  */
 import assert from "node:assert/strict";
-import { readDocsConfig, startDocsServer } from "../../openapi/docs.ts";
+import { readDocsConfig, startDocsServer } from "../../docs/mod.ts";
 import { makeHarness } from "../harness.ts";
 
 const env = (values: Record<string, string>) => (name: string) => values[name];

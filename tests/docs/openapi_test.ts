@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
-import { createDocsApp } from "../../openapi/docs.ts";
+import { createDocsApp } from "../../docs/mod.ts";
 import { routeList } from "../../routes/table.ts";
 import { makeHarness } from "../harness.ts";
 

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import { Catalog } from "../../catalog/catalog.ts";
 import { defaultCatalog } from "../../catalog/default_catalog.ts";
 import { parseCatalogConfig } from "../../catalog/parse_config.ts";
-import { createDocsApp, type DocsOptions } from "../../openapi/docs.ts";
-import { NAV } from "../../openapi/docs/layout.ts";
+import { createDocsApp, type DocsOptions } from "../../docs/mod.ts";
+import { NAV } from "../../docs/layout.ts";
 import { makeHarness } from "../harness.ts";
 import { squash } from "./docs_env.ts";
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import absolutePath from "swagger-ui-dist/absolute-path.js";
-import { createDocsApp } from "../../openapi/docs.ts";
+import { createDocsApp } from "../../docs/mod.ts";
 import { routeList } from "../../routes/table.ts";
 import { makeHarness } from "../harness.ts";
 import { squash } from "./docs_env.ts";

@@ -1,11 +1,21 @@
 /**
  * Errors and troubleshooting: how to tell a wrong address from a wrong key, the doubled /v1,
- * POST-only routes, unknown models, and what each client shows for each.
+ * POST-only routes, unknown models, how a broken stream ends, request ids, and what each client
+ * shows for each.
  * @module
  */
-import { code, html } from "../html.ts";
+import { routeList } from "../../routes/table.ts";
+import { code, html, type Part } from "../html.ts";
 import type { Site } from "../site.ts";
 import type { DocsPage } from "./page.ts";
+
+/** The POST-only routes as the route table has them: "a, b and c". */
+function postOnlyRoutes(): Part[] {
+  const paths = routeList.filter((spec) => spec.route.method === "post").map((spec) =>
+    html`<code>${spec.route.path}</code>`
+  );
+  return paths.map((path, i) => [i === 0 ? "" : i === paths.length - 1 ? " and " : ", ", path]);
+}
 
 /** `/errors`. */
 export const errorsPage: DocsPage = {
@@ -80,9 +90,7 @@ export const errorsPage: DocsPage = {
       set-up scripts take the root, refuse one that ends in <code>/v1</code>, and say why.</p>
 
       <h2>POST-only routes</h2>
-      <p><code>/v1/chat/completions</code>, <code>/v1/responses</code>, <code>/v1/messages</code>,
-      <code>/v1/messages/count_tokens</code> and <code>/v1/images/generations</code> take POST only.
-      Opening one in a browser (a GET) gets <code>405</code> with <code>Allow: POST</code> — the route
+      <p>${postOnlyRoutes()} take POST only. Opening one in a browser (a GET) gets <code>405</code> with <code>Allow: POST</code> — the route
       exists, the method is wrong. A WebSocket upgrade on <code>/v1/responses</code> gets
       <code>426</code>: set <code>supports_websockets = false</code> in Codex's provider table.</p>
 
@@ -122,6 +130,87 @@ export const errorsPage: DocsPage = {
           </tr>
         </tbody>
       </table>
+
+      <h2>When a stream breaks</h2>
+      <p>When the upstream stream breaks — the connection is cut, an event is malformed, the upstream
+      stays idle past the timeout, or it sends an error event — the client always receives its own
+      protocol's terminal error, then the stream closes. It never gets a clean end after a cut,
+      passthrough included, so a client never mistakes a partial answer for a whole one.</p>
+      <table>
+        <thead>
+          <tr>
+            <th>Protocol</th>
+            <th>Last event the client receives</th>
+            <th>Never sent after a cut</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>Anthropic Messages</td>
+            <td><code>event: error</code> with
+      <code>{"type":"error","error":{"type":"api_error"|"overloaded_error",…}}</code></td>
+            <td><code>message_stop</code></td>
+          </tr>
+          <tr>
+            <td>OpenAI Responses</td>
+            <td><code>response.failed</code>, whose <code>response.error</code> says what failed</td>
+            <td><code>response.completed</code></td>
+          </tr>
+          <tr>
+            <td>OpenAI Chat Completions</td>
+            <td>a final <code>data: {"error":{…}}</code> chunk, with no <code>[DONE]</code> after
+      it</td>
+            <td><code>[DONE]</code></td>
+          </tr>
+        </tbody>
+      </table>
+      <p>The tokens streamed before the break are billed, and the request's ledger row records how it
+      ended:</p>
+      <table>
+        <thead>
+          <tr>
+            <th>Outcome</th>
+            <th>When</th>
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td><code>ok</code></td>
+            <td>The answer completed.</td>
+          </tr>
+          <tr>
+            <td><code>upstream_error</code></td>
+            <td>The upstream answered an error status, or ended its stream with an error
+      event.</td>
+          </tr>
+          <tr>
+            <td><code>upstream_cut</code></td>
+            <td>The upstream's stream or body ended before its terminal event.</td>
+          </tr>
+          <tr>
+            <td><code>timeout</code></td>
+            <td>The upstream did not answer in time.</td>
+          </tr>
+          <tr>
+            <td><code>client_disconnect</code></td>
+            <td>The client left before the end; the upstream request is closed at once.</td>
+          </tr>
+          <tr>
+            <td><code>rejected</code></td>
+            <td>Refused before any upstream call: unknown model, bad field, limits.</td>
+          </tr>
+          <tr>
+            <td><code>internal_error</code></td>
+            <td>A failure in gatehouse's own code.</td>
+          </tr>
+        </tbody>
+      </table>
+
+      <h2>Request ids</h2>
+      <p>Every response carries <code>x-request-id</code>, which names the request's ledger row. It is
+      the client's own <code>x-request-id</code> when that is sane (8 to 128 characters of
+      <code>[A-Za-z0-9._:-]</code>), else one gatehouse makes (<code>req_…</code>). Quote it
+      when you report a problem to the gateway's operator.</p>
 
       <h2>What each client shows</h2>
       <table>

@@ -9,7 +9,7 @@ import {
   type ServedAddresses,
   SETUP_CLIENTS,
   type SetupClient,
-} from "../../setup/bundle.ts";
+} from "../setup/bundle.ts";
 import type { Site } from "./site.ts";
 
 /** A served script. */

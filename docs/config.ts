@@ -21,20 +21,25 @@ export interface DocsConfig {
 /** The default `DOCS_PORT`. */
 export const DEFAULT_DOCS_PORT = 8081;
 
+/** Reads `DOCS_PORT` (default 8081; `off`: null). The gateway reads it too, to name the docs
+ * host in `GET /`. Throws an Error naming the variable on a bad value. */
+export function readDocsPort(env: (name: string) => string | undefined): number | null {
+  const raw = env("DOCS_PORT")?.trim();
+  if (raw === "off") return null;
+  if (raw === undefined || raw === "") return DEFAULT_DOCS_PORT;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`DOCS_PORT="${raw}" is not a port (0-65535) or "off".`);
+  }
+  return port;
+}
+
 /** Reads the docs settings; throws an Error naming the variable on a bad value. */
 export function readDocsConfig(
   env: (name: string) => string | undefined,
   defaults: { apiPort: number },
 ): DocsConfig {
-  const rawPort = env("DOCS_PORT")?.trim();
-  let port: number | null = DEFAULT_DOCS_PORT;
-  if (rawPort === "off") port = null;
-  else if (rawPort !== undefined && rawPort !== "") {
-    port = Number(rawPort);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) {
-      throw new Error(`DOCS_PORT="${rawPort}" is not a port (0-65535) or "off".`);
-    }
-  }
+  const port = readDocsPort(env);
   const publicBaseUrl = url(env, "PUBLIC_BASE_URL") ?? `http://127.0.0.1:${defaults.apiPort}`;
   if (/\/v1$/i.test(publicBaseUrl)) {
     throw new Error(

@@ -3,7 +3,7 @@
  * disables it).
  * @module
  */
-import type { Catalog } from "../../catalog/catalog.ts";
+import type { Catalog } from "../catalog/catalog.ts";
 import { createDocsApp } from "./app.ts";
 import { readDocsConfig } from "./config.ts";
 

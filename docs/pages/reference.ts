@@ -4,7 +4,8 @@
  * @module
  */
 import { SwaggerUI } from "@hono/swagger-ui";
-import { BARE_PATH_FIELD, routeList } from "../../../routes/table.ts";
+import { keySources } from "../../routes/security.ts";
+import { BARE_PATH_FIELD, routeList } from "../../routes/table.ts";
 import { html, type Part, trusted } from "../html.ts";
 import type { Site } from "../site.ts";
 import type { DocsPage } from "./page.ts";
@@ -16,13 +17,13 @@ interface Operation {
   [BARE_PATH_FIELD]?: string;
 }
 
-/** Which credential a route takes, from the route table (what the gateway enforces). */
+/** Which credential a route takes, from its row's security requirement (what the gateway
+ * enforces). */
 function credential(method: string, path: string): string {
   const spec = routeList.find((s) => s.route.method === method && s.route.path === path);
-  if (spec === undefined || !spec.auth) return "none";
-  return spec.envelope === "anthropic" || path.startsWith("/v1/models")
-    ? "Bearer or x-api-key"
-    : "Bearer";
+  const sources = keySources(spec?.route.security ?? []);
+  const forms = [...(sources.bearer ? ["Bearer"] : []), ...sources.headers];
+  return forms.length === 0 ? "none" : forms.join(" or ");
 }
 
 /** The Swagger UI start-up script, served as /assets/reference.js (no inline script). Try-it-out

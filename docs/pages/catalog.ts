@@ -3,7 +3,7 @@
  * the special-purpose previews marked.
  * @module
  */
-import type { ModelPricing, OpenAIModelObject } from "../../../catalog/listing_schema.ts";
+import type { ModelPricing, OpenAIModelObject } from "../../catalog/listing_schema.ts";
 import { html, type Part } from "../html.ts";
 import type { Site } from "../site.ts";
 import type { DocsPage } from "./page.ts";

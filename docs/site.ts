@@ -4,10 +4,10 @@
  * set-up one-liners).
  * @module
  */
-import type { Catalog } from "../../catalog/catalog.ts";
-import { openaiModelList } from "../../catalog/listing.ts";
-import type { OpenAIModelObject } from "../../catalog/listing_schema.ts";
-import type { SetupClient } from "../../setup/bundle.ts";
+import type { Catalog } from "../catalog/catalog.ts";
+import { openaiModelList } from "../catalog/listing.ts";
+import type { OpenAIModelObject } from "../catalog/listing_schema.ts";
+import type { SetupClient } from "../setup/bundle.ts";
 
 /** How the docs host is built. */
 export interface DocsOptions {

@@ -3,7 +3,7 @@
  * content. No script runs on any page except the API reference's Swagger UI.
  * @module
  */
-import { GATEHOUSE_VERSION } from "../document.ts";
+import { GATEHOUSE_VERSION } from "../openapi/document.ts";
 import { type Html, html } from "./html.ts";
 import type { Site } from "./site.ts";
 
