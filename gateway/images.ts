@@ -10,16 +10,9 @@ import { withLifecycle } from "./lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
 import { resolveModel } from "./resolve_model.ts";
 
-/** The canonical route of image generation. */
-const ROUTE = "/v1/images/generations";
-
-/** An images request as the route handler hands it over. */
-export type ImagesRequest = Omit<RouteRequest, "route"> & { route?: string };
-
 /** Handles `POST /v1/images/generations`. */
-export function handleImages(deps: GatewayDeps, request: ImagesRequest): Promise<Response> {
-  const routed: RouteRequest = { ...request, route: request.route ?? ROUTE };
-  return withLifecycle(deps, routed, false, async (life) => {
+export function handleImages(deps: GatewayDeps, request: RouteRequest): Promise<Response> {
+  return withLifecycle(deps, request, false, async (life) => {
     const model = resolveModel(deps.catalog, request.body.model, "images");
     life.resolved(model);
     await life.admit();

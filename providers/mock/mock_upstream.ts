@@ -11,6 +11,9 @@ import { GatewayError } from "../../core/errors.ts";
 import type { Wire } from "../../core/request.ts";
 import { chainSteps, stepStream } from "../../core/step.ts";
 import type { UpstreamFetch, UpstreamInit } from "../../http1/client.ts";
+import { messagesPath } from "../../protocols/anthropic_messages/encode_request.ts";
+import { chatPath } from "../../protocols/openai_chat/encode_request.ts";
+import { imagesPath } from "../../protocols/openai_images/mod.ts";
 import { anthropicErrorBody } from "../../protocols/anthropic_messages/encode_error.ts";
 import { openaiErrorBody } from "../../protocols/openai_chat/encode_error.ts";
 import { clientCodec } from "../../protocols/registry.ts";
@@ -23,9 +26,10 @@ export function mockWire(clientWire: Wire): Wire {
   return clientWire === "openai_responses" ? "openai_chat" : clientWire;
 }
 
+/** The paths the mock is called on: the ones the upstream codecs call. */
 const WIRES: Record<string, Wire> = {
-  "/v1/messages": "anthropic_messages",
-  "/v1/chat/completions": "openai_chat",
+  [messagesPath]: "anthropic_messages",
+  [chatPath]: "openai_chat",
 };
 
 function errorResponse(wire: Wire, error: GatewayError): Response {
@@ -62,7 +66,7 @@ export function mockUpstream(delayMs: number): UpstreamFetch {
   return (url, init) => {
     const path = url.replace(/^[a-z]+:\/\/[^/]+/, "").replace(/\?.*$/, "");
     const now = Date.now();
-    if (path === "/v1/images/generations") return Promise.resolve(images(bodyOf(init), now));
+    if (path === imagesPath) return Promise.resolve(images(bodyOf(init), now));
     const wire = WIRES[path];
     if (wire === undefined) {
       return Promise.resolve(Response.json({
