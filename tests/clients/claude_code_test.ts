@@ -6,15 +6,15 @@
 import assert from "node:assert/strict";
 import { listen, makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
-import { requireBinary, runClient } from "./real_clients.ts";
+import { clientTest, realClients, runClient } from "./real_clients.ts";
 
 /** `slot` picks the remapped model: sonnet → the previous family (a chat upstream), opus → the
  * flagship tier (a Responses upstream). */
 async function roundTrip(
+  claude: string,
   mode: "native" | "remapped",
   slot: "sonnet" | "opus" = "sonnet",
 ) {
-  const claude = requireBinary("claude");
   const upstream = startScriptedUpstream();
   const h = await makeHarness({
     demo: false,
@@ -90,9 +90,19 @@ async function roundTrip(
   }
 }
 
-Deno.test("Claude Code, native mode: a Claude model behind the Anthropic upstream", () =>
-  roundTrip("native"));
-Deno.test("Claude Code, remapped sonnet slot: the previous GPT family behind a chat upstream", () =>
-  roundTrip("remapped", "sonnet"));
-Deno.test("Claude Code, remapped opus slot: the flagship tier behind a Responses upstream", () =>
-  roundTrip("remapped", "opus"));
+const clients = await realClients();
+clientTest(
+  clients,
+  "Claude Code, native mode: a Claude model behind the Anthropic upstream",
+  ({ claude }) => roundTrip(claude, "native"),
+);
+clientTest(
+  clients,
+  "Claude Code, remapped sonnet slot: the previous GPT family behind a chat upstream",
+  ({ claude }) => roundTrip(claude, "remapped", "sonnet"),
+);
+clientTest(
+  clients,
+  "Claude Code, remapped opus slot: the flagship tier behind a Responses upstream",
+  ({ claude }) => roundTrip(claude, "remapped", "opus"),
+);

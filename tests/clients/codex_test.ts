@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import type { LlmWire } from "../fakes/scripted_conversation.ts";
-import { requireBinary, runClient } from "./real_clients.ts";
+import { clientTest, realClients, runClient } from "./real_clients.ts";
 
 /** A proxy that refuses every request and records its first line (`CONNECT host:443 ...`). */
 function startProxyTrap() {
@@ -99,8 +99,10 @@ interface Case {
   upstreamModel: string;
 }
 
-async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
-  const codex = requireBinary("codex");
+async function roundTrip(
+  codex: string,
+  { model, wire, upstreamPath, upstreamModel }: Case,
+) {
   const upstream = startScriptedUpstream();
   const h = await makeHarness({
     demo: false,
@@ -221,24 +223,37 @@ async function roundTrip({ model, wire, upstreamPath, upstreamModel }: Case) {
   }
 }
 
-Deno.test("Codex, GPT-5.5 behind an OpenAI Responses upstream (passthrough)", () =>
-  roundTrip({
-    model: "gpt-5.5",
-    wire: "responses",
-    upstreamPath: "/v1/responses",
-    upstreamModel: "gpt-5.5-large",
-  }));
-Deno.test("Codex, GPT-5 behind a chat-only upstream (Responses ↔ chat)", () =>
-  roundTrip({
-    model: "gpt-5",
-    wire: "chat",
-    upstreamPath: "/v1/chat/completions",
-    upstreamModel: "gpt-5",
-  }));
-Deno.test("Codex, Claude Sonnet 5 behind the Anthropic upstream (Responses ↔ messages)", () =>
-  roundTrip({
-    model: "claude-sonnet-5",
-    wire: "anthropic",
-    upstreamPath: "/v1/messages",
-    upstreamModel: "claude-sonnet-5",
-  }));
+const clients = await realClients();
+clientTest(
+  clients,
+  "Codex, GPT-5.5 behind an OpenAI Responses upstream (passthrough)",
+  ({ codex }) =>
+    roundTrip(codex, {
+      model: "gpt-5.5",
+      wire: "responses",
+      upstreamPath: "/v1/responses",
+      upstreamModel: "gpt-5.5-large",
+    }),
+);
+clientTest(
+  clients,
+  "Codex, GPT-5 behind a chat-only upstream (Responses ↔ chat)",
+  ({ codex }) =>
+    roundTrip(codex, {
+      model: "gpt-5",
+      wire: "chat",
+      upstreamPath: "/v1/chat/completions",
+      upstreamModel: "gpt-5",
+    }),
+);
+clientTest(
+  clients,
+  "Codex, Claude Sonnet 5 behind the Anthropic upstream (Responses ↔ messages)",
+  ({ codex }) =>
+    roundTrip(codex, {
+      model: "claude-sonnet-5",
+      wire: "anthropic",
+      upstreamPath: "/v1/messages",
+      upstreamModel: "claude-sonnet-5",
+    }),
+);

@@ -19,10 +19,12 @@ const present = (() => {
 const SCREENSHOTS = new URL("../screenshots", import.meta.url).pathname;
 const DRIVER = new URL("./browser_driver.ts", import.meta.url).pathname;
 
+const skipped = present
+  ? ""
+  : ` (skipped: ${CHROMIUM} is not installed; enable with: apt-get install -y chromium)`;
+
 Deno.test({
-  name: `headless Chromium shows the reference's route list and the catalog rows${
-    present ? "" : ` — SKIPPED: ${CHROMIUM} is missing (apt-get install -y chromium)`
-  }`,
+  name: `headless Chromium shows the reference's route list and the catalog rows${skipped}`,
   ignore: !present,
   fn: async () => {
     const env = await startDocsEnv();

@@ -4,17 +4,14 @@
  * — nothing but HOME and PATH in their environment.
  */
 import assert from "node:assert/strict";
-import { clientBinary, runClient } from "../clients/real_clients.ts";
+import { clientTest, realClients, runClient } from "../clients/real_clients.ts";
 import { startDocsEnv } from "./docs_env.ts";
 
-const claude = clientBinary("claude");
-const codex = clientBinary("codex");
-const skipped = (name: string, path: string | null) =>
-  path === null
-    ? ` — SKIPPED: tests/clients/node_modules/.bin/${name} is missing (run npm ci in tests/clients)`
-    : "";
+const clients = await realClients();
 
-async function usageRequests(env: Awaited<ReturnType<typeof startDocsEnv>>): Promise<number> {
+async function usageRequests(
+  env: Awaited<ReturnType<typeof startDocsEnv>>,
+): Promise<number> {
   const response = await env.harness.request("/v1/usage", {
     headers: { authorization: `Bearer ${env.key}` },
   });
@@ -22,27 +19,43 @@ async function usageRequests(env: Awaited<ReturnType<typeof startDocsEnv>>): Pro
 }
 
 for (const mode of ["remapped", "native"] as const) {
-  Deno.test({
-    name: `claude -p answers through the gateway from the settings the script wrote (${mode})${
-      skipped("claude", claude)
-    }`,
-    ignore: claude === null,
-    fn: async () => {
+  clientTest(
+    clients,
+    `claude -p answers through the gateway from the settings the script wrote (${mode})`,
+    async ({ claude }) => {
       const env = await startDocsEnv();
       try {
-        const setup = await env.run(["claude-code", "--mode", mode, "--key", env.key]);
+        const setup = await env.run([
+          "claude-code",
+          "--mode",
+          mode,
+          "--key",
+          env.key,
+        ]);
         assert.equal(setup.code, 0, setup.stderr);
         const before = await usageRequests(env);
-        const run = await runClient(claude!, ["-p", "Say hello to the gateway."], {
-          HOME: env.home,
-          // Offline: no telemetry or update checks (CLIENTS.md); not gateway configuration.
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        }, { cwd: env.home });
-        assert.equal(run.code, 0, `claude exited ${run.code}: ${run.stderr}\n${run.stdout}`);
+        const run = await runClient(
+          claude,
+          ["-p", "Say hello to the gateway."],
+          {
+            HOME: env.home,
+            // Offline: no telemetry or update checks (CLIENTS.md); not gateway configuration.
+            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          },
+          { cwd: env.home },
+        );
+        assert.equal(
+          run.code,
+          0,
+          `claude exited ${run.code}: ${run.stderr}\n${run.stdout}`,
+        );
         const expected = mode === "remapped"
           ? env.harness.deps.catalog.setupDefaults.previous
           : "claude-";
-        assert.match(run.stdout, new RegExp(`Mock reply from gatehouse \\(model ${expected}`));
+        assert.match(
+          run.stdout,
+          new RegExp(`Mock reply from gatehouse \\(model ${expected}`),
+        );
         assert.ok(
           await usageRequests(env) > before,
           "the request reached the gateway with the key",
@@ -51,30 +64,42 @@ for (const mode of ["remapped", "native"] as const) {
         await env.close();
       }
     },
-  });
+  );
 }
 
-Deno.test({
-  name: `codex exec answers through the gateway from the config the script wrote${
-    skipped("codex", codex)
-  }`,
-  ignore: codex === null,
-  fn: async () => {
+clientTest(
+  clients,
+  "codex exec answers through the gateway from the config the script wrote",
+  async ({ codex }) => {
     const env = await startDocsEnv();
     try {
       const setup = await env.run(["codex", "--key", env.key]);
       assert.equal(setup.code, 0, setup.stderr);
       const before = await usageRequests(env);
-      const run = await runClient(codex!, ["exec", "--skip-git-repo-check", "Say hello."], {
+      const run = await runClient(codex, [
+        "exec",
+        "--skip-git-repo-check",
+        "Say hello.",
+      ], {
         HOME: env.home,
       }, { cwd: env.home });
-      assert.equal(run.code, 0, `codex exited ${run.code}: ${run.stderr}\n${run.stdout}`);
+      assert.equal(
+        run.code,
+        0,
+        `codex exited ${run.code}: ${run.stderr}\n${run.stdout}`,
+      );
       const flagship = env.harness.deps.catalog.setupDefaults.flagship;
-      assert.match(run.stdout, new RegExp(`Mock reply from gatehouse \\(model ${flagship}\\)`));
+      assert.match(
+        run.stdout,
+        new RegExp(`Mock reply from gatehouse \\(model ${flagship}\\)`),
+      );
       assert.match(run.stderr, /provider: gatehouse/);
-      assert.ok(await usageRequests(env) > before, "the request reached the gateway with the key");
+      assert.ok(
+        await usageRequests(env) > before,
+        "the request reached the gateway with the key",
+      );
     } finally {
       await env.close();
     }
   },
-});
+);
