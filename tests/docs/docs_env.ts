@@ -86,10 +86,9 @@ export async function startDocsEnv(
       const prefix = runtime === "node"
         ? []
         : ["run", "--allow-read", "--allow-write", "--allow-env", "--allow-net", "--allow-sys"];
-      // Deno's own cache stays out of the HOME under test.
-      const denoEnv: Record<string, string> = runtime === "deno"
-        ? { DENO_DIR: `${scriptDir}/deno-dir`, DENO_NO_UPDATE_CHECK: "1" }
-        : {};
+      // Deno's own cache stays out of the HOME under test. Also for `node`: on a machine without
+      // Node, Deno runs a spawned `node` itself, and would cache under HOME.
+      const denoEnv = { DENO_DIR: `${scriptDir}/deno-dir`, DENO_NO_UPDATE_CHECK: "1" };
       return await runCommand(command, [...prefix, scriptPath, ...args], {
         env: { HOME: home, ...denoEnv, ...options.env },
         stdin: options.stdin,
