@@ -40,25 +40,3 @@ export function readerStream<T>(reader: ChunkReader<T>): ReadableStream<T> {
     cancel: (reason) => reader.cancel(reason),
   }, { highWaterMark: 0 });
 }
-
-/** `reader` with a failed read taken as the end of the body (the failure goes to `onFailure`).
- * Upstream bodies are read through it: when a provider's connection breaks mid-stream, the
- * stream steps see the body end early and write the client protocol's terminal error, instead
- * of the client's response breaking off with no word of why. */
-export function endingOnFailure<T>(
-  reader: ChunkReader<T>,
-  onFailure: (error: unknown) => void = () => {},
-): ChunkReader<T> {
-  return {
-    read: async () => {
-      try {
-        return await reader.read();
-      } catch (error) {
-        onFailure(error);
-        reader.cancel(error).catch(() => {});
-        return null;
-      }
-    },
-    cancel: (reason) => reader.cancel(reason),
-  };
-}

@@ -1,12 +1,12 @@
 /**
- * The stream idle timeout: an upstream body that sends nothing for too long mid-stream is ended
- * by the gateway. Its reader is cancelled (the connection closes, the provider stops) and the
- * body ends early, so the stream steps write the client protocol's terminal error, as for any
- * stream that breaks off; the lifecycle, told first, records the ending as a timeout and names
- * it in that error.
+ * How every streamed upstream body is read, passthrough and translated alike: a body whose
+ * connection breaks, or that sends nothing for too long mid-stream (the stream idle timeout),
+ * ends early. The steps then write the client protocol's terminal error, as for any stream that
+ * breaks off; for silence the lifecycle is told first, records a timeout and names it in that
+ * error, and the source is cancelled (the connection closes, the provider stops).
  * @module
  */
-import { type ChunkReader, endingOnFailure } from "../core/chunk_reader.ts";
+import type { ChunkReader } from "../core/chunk_reader.ts";
 import { GatewayError } from "../core/errors.ts";
 import { deadline } from "./deadlines.ts";
 import type { Lifecycle } from "./lifecycle.ts";
@@ -22,17 +22,18 @@ export function streamIdleTimeout(provider: string, ms: number): GatewayError {
   );
 }
 
-/** `reader`, ended after `ms` without a chunk: `onIdle` is called, the source cancelled, and the
- * read under way answers the end of the body. One coarse shared deadline per stream, re-armed
- * only when it fires early, so a chunk costs a timestamp, not a timer. */
+/** `reader` with a failed read taken as the end of the body, and a read that waits more than
+ * `ms` ended by `onIdle` and a cancel of the source (whose pending read then settles: a closed
+ * connection, a cancelled stream). Only time spent waiting on a read counts: a slow client that
+ * holds the body back is not upstream silence. One coarse shared deadline per stream, re-armed
+ * only when it fires early, so a chunk costs a timestamp, not a timer or a promise. */
 export function idleCutoff<T>(
   reader: ChunkReader<T>,
   ms: number,
   onIdle: () => void,
 ): ChunkReader<T> {
-  let last = Date.now();
+  let waitingSince = 0;
   let over = false;
-  const silence = Promise.withResolvers<null>();
   let disarm = () => {};
   const stop = () => {
     over = true;
@@ -40,28 +41,30 @@ export function idleCutoff<T>(
   };
   const check = () => {
     if (over) return;
-    const quiet = Date.now() - last;
-    if (quiet < ms) {
-      disarm = deadline(ms - quiet, check);
+    const waited = waitingSince === 0 ? 0 : Date.now() - waitingSince;
+    if (waited < ms) {
+      disarm = deadline(ms - waited, check);
       return;
     }
-    over = true;
+    stop();
     onIdle();
-    silence.resolve(null);
     reader.cancel(new Error("stream idle timeout")).catch(() => {});
   };
   disarm = deadline(ms, check);
   return {
     read: async () => {
       if (over) return null;
+      waitingSince = Date.now();
       try {
-        const chunk = await Promise.race([reader.read(), silence.promise]);
-        last = Date.now();
+        const chunk = await reader.read();
+        waitingSince = 0;
         if (chunk === null) stop();
-        return chunk;
-      } catch (error) {
+        return over ? null : chunk;
+      } catch {
+        // A broken connection ends the body; the steps report the stream incomplete.
         stop();
-        throw error;
+        reader.cancel().catch(() => {});
+        return null;
       }
     },
     cancel: (reason) => {
@@ -71,16 +74,13 @@ export function idleCutoff<T>(
   };
 }
 
-/** How every streamed upstream body is read, passthrough and translated alike: a body that
- * breaks (connection lost) or goes silent for `idleMs` ends early, the silence told to `life`
- * first so the stream's terminal error names it. */
+/** Every streamed upstream body's reader: ends on a broken connection or on `idleMs` of silence,
+ * the silence told to `life` first so the stream's terminal error names it. */
 export function upstreamStream<T>(
   body: ChunkReader<T>,
   life: Lifecycle,
   provider: string,
   idleMs: number,
 ): ChunkReader<T> {
-  return endingOnFailure(
-    idleCutoff(body, idleMs, () => life.streamEnded(streamIdleTimeout(provider, idleMs))),
-  );
+  return idleCutoff(body, idleMs, () => life.streamEnded(streamIdleTimeout(provider, idleMs)));
 }

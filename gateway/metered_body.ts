@@ -3,7 +3,7 @@
  * from its connection when the HTTP/1.1 client answered), runs a step over the bytes (a
  * passthrough tap, or a whole fused translation), and tells the request's lifecycle when the
  * first bytes went out and how the body ended: to its end, cancelled by the client, or failed in
- * our own code. (An upstream that breaks off is an end: its reader is `endingOnFailure`, so the
+ * our own code. (An upstream that breaks off is an end: it is read through `upstreamStream`, so the
  * steps write the protocol's terminal error first.)
  * @module
  */
