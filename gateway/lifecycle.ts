@@ -29,8 +29,7 @@ export type BodyEnd = "end" | "cancel" | "failed";
 /** The state of one request and its one settle. */
 export class Lifecycle {
   readonly requestId: string;
-  /** The id of the response, message or completion gatehouse composes for this request. */
-  readonly responseId = randomId();
+  #responseId: string | null = null;
   readonly started = Date.now();
   readonly #deps: GatewayDeps;
   readonly #request: RouteRequest;
@@ -55,6 +54,12 @@ export class Lifecycle {
     this.#request = request;
     this.#stream = stream;
     this.requestId = request.requestId ?? requestIdFrom(null);
+  }
+
+  /** The id of the response, message or completion gatehouse composes for this request (made on
+   * first use: passthrough answers need none). */
+  get responseId(): string {
+    return this.#responseId ??= randomId();
   }
 
   /** The stage the request is in. */
@@ -163,7 +168,10 @@ export class Lifecycle {
 
   /** A streamed response body stopped (`status` is what the client was sent). */
   bodyEnded(how: BodyEnd, status: number): void {
-    if (how === "cancel") return this.settle("client_disconnect", status);
+    // A client that leaves after the terminal event was forwarded got its whole answer.
+    if (how === "cancel") {
+      return this.settle(this.#streamEnd === "finish" ? "ok" : "client_disconnect", status);
+    }
     if (how === "failed") return this.settle("internal_error", status);
     const end = this.#streamEnd;
     this.settle(
@@ -177,8 +185,16 @@ export class Lifecycle {
     if (this.#settled) return;
     this.#settled = true;
     const cost = costOf(this.#pricing, this.#usage, this.#images);
-    this.#admission?.release({ usage: this.usage, images: this.#images, cost, outcome });
     const record = this.#record(outcome, status, cost);
+    // The row first: an admitter that throws on release must not cost the ledger its row.
+    try {
+      this.#admission?.release({ usage: this.usage, images: this.#images, cost, outcome });
+    } catch (error) {
+      this.#deps.log.error("releasing the admission failed", {
+        requestId: this.requestId,
+        error: String(error),
+      });
+    }
     this.#deps.store.recordUsage(record).catch((error) =>
       this.#deps.log.error("ledger write failed", {
         requestId: this.requestId,

@@ -121,7 +121,8 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
         life.upstreamAnswered(id);
       }
       const end = ends.see(event);
-      if (end === null || ended) return;
+      if (end === null) return false;
+      if (ended) return true; // chat: [DONE] after the finish_reason chunk that ended it
       ended = true;
       life.streamEnded(
         end === "finish" ? "finish" : new GatewayError(
@@ -130,6 +131,7 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
           `Provider "${provider}" ended the stream with an error event.`,
         ),
       );
+      return true;
     },
     keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
     // Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start

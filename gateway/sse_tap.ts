@@ -17,8 +17,9 @@ import type { BodyChunk } from "./metered_body.ts";
 
 /** What the tap does with events. */
 export interface TapOptions {
-  /** Sees complete events: every one, or with `interesting`, those it matches. */
-  observe: (event: SseEvent) => void;
+  /** Sees complete events: every one, or with `interesting`, those it matches. Returns true
+   * for the event that ends the stream. */
+  observe: (event: SseEvent) => unknown;
   /** Returns false for events the client must not get. */
   keep?: (event: SseEvent) => boolean;
   /** Matches the text of every event `observe` needs and of every event `keep` may reject:
@@ -109,8 +110,15 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       const rest = pending + decoder.decode();
       pending = "";
       held = null;
-      // A last event with no blank line after it counts only if it completed the stream.
-      const forward = rest.trim().length > 0 && visit(rest);
+      // A last event with no blank line after it is forwarded only when it is the stream's own
+      // terminal event (a server that leaves out the final blank line); an event the upstream cut
+      // off halfway is never sent.
+      // (Without `finish` nothing watches the ending: the last event is forwarded as it is.)
+      let forward = false;
+      const event = rest.trim().length > 0 ? parseEventBlock(rest) : null;
+      if (event !== null && (options.observe(event) === true || !options.finish)) {
+        forward = options.keep ? options.keep(event) : true;
+      }
       const ending = options.finish?.(tail || rest) ?? null;
       if (ending === null) {
         if (forward) out.enqueue(`${rest}\n\n`);

@@ -130,8 +130,31 @@ Deno.test("sseTapStep: a stream that breaks off drops its half event and ends wi
 
 Deno.test("sseTapStep: a stream that completed needs no ending and keeps its last event", () => {
   const sent = perChunk(
-    sseTapStep({ observe: () => {}, finish: () => null }),
+    sseTapStep({ observe: (event) => event.data === "[DONE]", finish: () => null }),
     ["data: 1\n\ndata: [DONE]"],
   );
   assert.deepEqual(sent, ["data: 1\n\n", "data: [DONE]\n\n"]);
+});
+
+Deno.test("sseTapStep: an event cut off halfway at the end is dropped, a terminal one without its blank line is kept", () => {
+  const run = (text: string, endsAt: RegExp) => {
+    const out: string[] = [];
+    const sink = {
+      enqueue: (chunk: Uint8Array | string) =>
+        out.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk)),
+    };
+    const tap = sseTapStep({
+      observe: (event) => endsAt.test(event.data),
+      finish: () => null,
+    });
+    tap.transform(new TextEncoder().encode(text), sink);
+    tap.flush!(sink);
+    return out.join("");
+  };
+  const finished = 'data: {"choices":[{"finish_reason":"stop"}]}\n\n';
+  assert.equal(
+    run(`${finished}data: {"choices":[],"usage":{"prompt_tok`, /\[DONE\]/),
+    `${finished}`,
+  );
+  assert.equal(run(`${finished}data: [DONE]`, /\[DONE\]/), `${finished}data: [DONE]\n\n`);
 });
