@@ -73,6 +73,9 @@ export function modelNotFound(model: string): GatewayError {
  * records such an ending as `upstream_cut`. */
 export const STREAM_INCOMPLETE = "stream_incomplete";
 
+/** The code of a stream the gateway ended because the upstream went silent. */
+export const STREAM_IDLE_TIMEOUT = "stream_idle_timeout";
+
 /** 502 for an upstream stream that ended (closed, or its connection broke) before its terminal
  * event; `missing` names the event that never came. */
 export function streamIncomplete(provider: string, missing: string, detail = ""): GatewayError {

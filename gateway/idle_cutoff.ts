@@ -7,7 +7,7 @@
  * @module
  */
 import type { ChunkReader } from "../core/chunk_reader.ts";
-import { GatewayError } from "../core/errors.ts";
+import { GatewayError, STREAM_IDLE_TIMEOUT } from "../core/errors.ts";
 import { deadline } from "./deadlines.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 
@@ -18,7 +18,7 @@ export function streamIdleTimeout(provider: string, ms: number): GatewayError {
     504,
     `Provider "${provider}" sent nothing for ${ms / 1000} s mid-stream, so the gateway ended ` +
       "the stream (GATEHOUSE_STREAM_IDLE_TIMEOUT_MS); the response is incomplete. Retry the request.",
-    { code: "stream_idle_timeout" },
+    { code: STREAM_IDLE_TIMEOUT },
   );
 }
 

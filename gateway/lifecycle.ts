@@ -19,7 +19,7 @@ import type { Outcome, UsageRecord } from "../store/store.ts";
 import { type Admission, admitEverything } from "./admission.ts";
 import { costOf } from "./cost.ts";
 import type { GatewayDeps, RouteRequest } from "./exchange.ts";
-import { endingOfError, type Stage, upstreamOutcome } from "./outcome.ts";
+import { endingOfError, type Stage, streamOutcome } from "./outcome.ts";
 
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own
@@ -175,7 +175,7 @@ export class Lifecycle {
     if (how === "failed") return this.settle("internal_error", status);
     const end = this.#streamEnd;
     this.settle(
-      end === null ? "upstream_cut" : end === "finish" ? "ok" : upstreamOutcome(end),
+      end === null ? "upstream_cut" : end === "finish" ? "ok" : streamOutcome(end),
       status,
     );
   }

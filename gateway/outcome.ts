@@ -3,7 +3,7 @@
  * stopped in, or from how its response stream ended.
  * @module
  */
-import { GatewayError, STREAM_INCOMPLETE } from "../core/errors.ts";
+import { GatewayError, STREAM_IDLE_TIMEOUT, STREAM_INCOMPLETE } from "../core/errors.ts";
 import type { Outcome } from "../store/store.ts";
 
 /** The stages of a request after authentication, in order. */
@@ -28,6 +28,15 @@ export function endingOfError(error: unknown, stage: Stage, clientLeft: boolean)
   const status = error.status;
   if (stage === "resolve" || stage === "admit") return { outcome: "rejected", status };
   return { outcome: upstreamOutcome(error), status };
+}
+
+/** The outcome of a stream that ended with `error`: cut off, silent past the idle timeout, or
+ * else an error event the upstream sent (whatever its kind: an upstream's own `timeout_error`
+ * event is still the upstream's error). */
+export function streamOutcome(error: GatewayError): Outcome {
+  if (error.code === STREAM_INCOMPLETE) return "upstream_cut";
+  if (error.code === STREAM_IDLE_TIMEOUT) return "timeout";
+  return "upstream_error";
 }
 
 /** The outcome an upstream failure stands for. */
