@@ -3,7 +3,7 @@ import { GatewayError, streamIncomplete } from "../core/errors.ts";
 import { streamIdleTimeout } from "./idle_cutoff.ts";
 import { endingOfError, streamOutcome } from "./outcome.ts";
 
-const upstream = (kind: "upstream" | "timeout" | "rate_limit", status: number) =>
+const upstream = (kind: "upstream" | "timeout" | "rate_limit", status: 404 | 429 | 502 | 504) =>
   new GatewayError(kind, status, "x");
 
 Deno.test("endingOfError: refusals before the attempt, the upstream's from it on, ours otherwise", () => {
