@@ -19,6 +19,9 @@ export interface UpstreamFailure {
   headers: HeaderReader;
 }
 
+/** The code of every upstream 401/403 the client is told about. */
+const UPSTREAM_AUTH_FAILED = "upstream_auth_failed";
+
 /** Maps an upstream failure to the gateway error the client sees. An upstream 401/403 means the
  * gateway's provider credential is wrong, not the client's key, so the client gets 502 naming the
  * provider; 429 keeps `retry-after`; other statuses pass through with their kind. */
@@ -26,16 +29,20 @@ export function upstreamError(f: UpstreamFailure): GatewayError {
   const headers: Record<string, string> = {};
   const retryAfter = f.headers.get("retry-after");
   if (retryAfter) headers["retry-after"] = retryAfter;
-  const said = f.message ? `: ${f.message}` : "";
   if (f.status === 401 || f.status === 403) {
+    // The provider's own message is about the operator's key and can quote it (OpenAI's 401
+    // says "Incorrect API key provided: sk-proj-****abcd"): it is not passed on, and neither is
+    // its code (`invalid_api_key` would tell the client its own key is wrong).
     return new GatewayError(
       "upstream",
       502,
-      `Provider "${f.provider}" rejected the gateway's credential (HTTP ${f.status})${said}. ` +
-        "The operator must fix the provider API key; your gatehouse key is fine.",
-      { code: f.code ?? "upstream_auth_failed", headers },
+      `Provider "${f.provider}" refused the gateway's credential for it (HTTP ${f.status}). ` +
+        `The gatehouse operator must check the ${f.provider} provider key and its access; ` +
+        "your gatehouse key is fine.",
+      { code: UPSTREAM_AUTH_FAILED, headers },
     );
   }
+  const said = f.message ? `: ${f.message}` : "";
   const kind = kindOf(f.status);
   const status = (f.status >= 400 && f.status <= 599 ? f.status : 502) as ContentfulStatusCode;
   return new GatewayError(

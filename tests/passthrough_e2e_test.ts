@@ -158,10 +158,16 @@ Deno.test("images passthrough, and an upstream error reaches the client with its
   );
 });
 
-Deno.test("an upstream 401 becomes a 502 naming the provider; a 429 keeps retry-after", async () => {
+Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a 429 keeps retry-after", async () => {
   upstream.fail({
     status: 401,
-    body: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } },
+    body: {
+      error: {
+        message: "Incorrect API key provided: sk-proj-****abcd. You can find your API key at ...",
+        type: "invalid_request_error",
+        code: "invalid_api_key",
+      },
+    },
   });
   const r401 = await fetch(`${server.url}/v1/chat/completions`, {
     method: "POST",
@@ -169,7 +175,9 @@ Deno.test("an upstream 401 becomes a 502 naming the provider; a 429 keeps retry-
     body: JSON.stringify({ model: "gpt-5", messages: [{ role: "user", content: "Hi" }] }),
   });
   assert.equal(r401.status, 502);
-  assert.match((await r401.json()).error.message, /Provider "openai".*credential/);
+  const text = await r401.text();
+  assert.match(JSON.parse(text).error.message, /Provider "openai".*credential/);
+  assert.doesNotMatch(text, /sk-proj|abcd|Incorrect API key|invalid_api_key/);
   upstream.fail({
     status: 429,
     body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
