@@ -4,16 +4,16 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { GatewayDeps } from "./gateway/exchange.ts";
-import { handleImages } from "./gateway/images.ts";
 import { apiKeyAuth } from "./routes/auth.ts";
 import { routingPath } from "./routes/bare_path.ts";
 import { jsonBody } from "./routes/body.ts";
 import type { AppEnv } from "./routes/env.ts";
 import { routeGuard } from "./routes/guard.ts";
 import { requestId } from "./routes/request_id.ts";
-import { errorResponse, toGatewayError, validationError } from "./routes/render_error.ts";
+import { errorHandler } from "./routes/on_error.ts";
+import { validationError } from "./routes/render_error.ts";
 import { routes } from "./routes/table.ts";
-import { countTokensHandler, llmHandler } from "./routes/handlers/llm.ts";
+import { countTokensHandler, imagesHandler, llmHandler } from "./routes/handlers/llm.ts";
 import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts";
 import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
@@ -33,14 +33,8 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
       if (!result.success) throw validationError(result.error, result.target);
     },
   });
-  app.onError((error, c) => {
-    const failure = toGatewayError(
-      error,
-      (message, cause) =>
-        deps.log.error(message, { error: String(cause), stack: (cause as Error)?.stack }),
-    );
-    return errorResponse(failure, c.get("envelope") ?? "openai");
-  });
+  // Records (a model request refused for its body gets its ledger row), logs once, renders.
+  app.onError(errorHandler(deps));
   app.use("*", requestId());
   app.use("*", routeGuard());
   app.use("*", apiKeyAuth(deps.store));
@@ -57,16 +51,8 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
   // typed c.json() handlers of their routes cannot express; the routes' schemas document them.
   const countTokens = countTokensHandler(deps);
   app.openapi(routes.countTokens.route, async (c) => prebuilt(await countTokens(c)));
-  app.openapi(routes.imagesGenerations.route, async (c) =>
-    prebuilt(
-      await handleImages(deps, {
-        route: routes.imagesGenerations.route.path,
-        body: await c.req.json(),
-        signal: c.req.raw.signal,
-        key: c.get("key"),
-        requestId: c.get("requestId"),
-      }),
-    ));
+  const images = imagesHandler(deps);
+  app.openapi(routes.imagesGenerations.route, async (c) => prebuilt(await images(c)));
   app.openapi(routes.usage.route, usageHandler(deps.store));
   app.openapi(routes.root.route, rootHandler(deps.config));
   app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));

@@ -31,7 +31,7 @@ const USE: Record<Wire, ModelUse> = {
 };
 
 /** The wire a model's provider is called on for a client speaking `clientWire`. */
-export function upstreamWire(model: ResolvedModel, clientWire: Wire): Wire {
+function upstreamWire(model: ResolvedModel, clientWire: Wire): Wire {
   switch (model.provider.kind) {
     case "anthropic":
       return "anthropic_messages";

@@ -58,11 +58,21 @@ export const ResponsesRequestBody = z.looseObject({
   description: "OpenAI Responses request; fields not listed are forwarded or translated.",
 });
 
-/** `POST /v1/images/generations`. */
+/** The refusal of `stream: true` on the images route. */
+export const IMAGES_STREAM_REFUSAL =
+  "streaming image generation is not supported by this gateway: drop `stream` (or send false) " +
+  "and the images come in one JSON answer";
+
+/** `POST /v1/images/generations`. `stream: true` is refused (400): the gateway reads an images
+ * answer whole, to count the images it bills, so it could neither forward nor bill the partial
+ * image events of a streamed one. */
 export const ImagesRequestBody = z.looseObject({
   model,
   prompt: z.string().min(1),
   n: z.number().int().min(1).max(10).optional(),
   size: z.string().optional(),
   response_format: z.enum(["b64_json", "url"]).optional(),
+  stream: z.literal(false, { error: IMAGES_STREAM_REFUSAL }).optional().openapi({
+    description: "Only false: streaming image generation is not supported (400).",
+  }),
 }).openapi("ImagesRequest");

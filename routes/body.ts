@@ -38,7 +38,8 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
- * (called by the route validator and by the handler) then hands out that parsed value. */
+ * (called by the route validator and by the handler) then hands out that parsed value, also kept
+ * as the `body` variable (a refusal's ledger row names the body's model). */
 export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
@@ -71,6 +72,7 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
     }
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
+    c.set("body", value as Record<string, unknown>);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

@@ -13,5 +13,10 @@ export interface AppEnv {
     key: KeyRecord;
     /** `x-request-id`: the client's own when sane, else gatehouse's. */
     requestId: string;
+    /** The parsed JSON body, once `routes/body.ts` has read it (unset when it refused it). */
+    body: Record<string, unknown>;
+    /** Set when a model handler has handed the request to the gateway: from then on its
+     * lifecycle records the ledger row and logs its failures (`routes/handover.ts`). */
+    handedOver: boolean;
   };
 }

@@ -30,7 +30,7 @@ function compile(): CompiledPath[] {
 }
 
 /** The API routes an unknown path's 404 names: every canonical route that has a bare twin. */
-export function knownRoutes(): string {
+function knownRoutes(): string {
   const named = routeList
     .filter((spec) => spec.bare !== null)
     .map((spec) => `${spec.route.method.toUpperCase()} ${spec.route.path}`);

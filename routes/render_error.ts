@@ -12,11 +12,9 @@ import { openaiErrorBody } from "../protocols/openai_chat/encode_error.ts";
 import { anthropicErrorBody } from "../protocols/anthropic_messages/encode_error.ts";
 import type { Envelope } from "./table.ts";
 
-/** Converts anything thrown into a `GatewayError`. `log` receives unexpected errors only. */
-export function toGatewayError(
-  error: unknown,
-  log: (message: string, error: unknown) => void,
-): GatewayError {
+/** Converts anything thrown into a `GatewayError`: a Hono HTTP exception keeps its status, and
+ * anything else is a 500 that tells the client it was logged (`on_error.ts` sees to that). */
+export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   if (error instanceof HTTPException) {
     const kind: ErrorKind = error.status === 401
@@ -30,7 +28,6 @@ export function toGatewayError(
       error.message || "Request rejected.",
     );
   }
-  log("unexpected error", error);
   return new GatewayError(
     "api",
     500,

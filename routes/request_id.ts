@@ -13,6 +13,10 @@ export function requestId(): MiddlewareHandler<AppEnv> {
   return async function requestId(c, next) {
     const id = requestIdFrom(c.req.header("x-request-id"));
     c.set("requestId", id);
+    // Deno.serve makes a request's abort signal on first access, and one made after the client
+    // left never aborts (Deno 2.9): made now, it tells every later stage, the error handler
+    // included, whether the client is still there.
+    void c.req.raw.signal;
     await next();
     c.res.headers.set("x-request-id", id);
   };

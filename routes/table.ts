@@ -219,6 +219,9 @@ export const routes = {
     operationId: "createImage",
     tags: ["Images"],
     summary: "OpenAI image generation",
+    description:
+      "The images come in one JSON answer. Streaming image generation is not supported: a body " +
+      "with `stream: true` is refused with 400 (drop `stream`).",
     security: BEARER,
     request: body(ImagesRequestBody, {
       model: "gpt-image-1",

@@ -20,7 +20,7 @@ function count(value: unknown): number {
 }
 
 /** Token usage of an images response (gpt-image models report it; others do not). */
-export function imagesUsage(body: unknown): Usage | null {
+function imagesUsage(body: unknown): Usage | null {
   const usage = record(body).usage;
   if (usage === undefined || usage === null) return null;
   const fields = record(usage);
@@ -32,7 +32,7 @@ export function imagesUsage(body: unknown): Usage | null {
 }
 
 /** How many images an images response carries. */
-export function imagesCount(body: unknown): number {
+function imagesCount(body: unknown): number {
   const data = record(body).data;
   return Array.isArray(data) ? data.length : 0;
 }

@@ -1,5 +1,6 @@
 /**
- * Handlers of the language-model routes and token counting: hand the request to the gateway.
+ * Handlers of the model routes — chat, Responses, Messages, token counting, images: each hands
+ * its request to the gateway (`handover.ts` builds it, one builder for every model route).
  * @module
  */
 import type { Context } from "hono";
@@ -7,10 +8,13 @@ import type { Wire } from "../../core/request.ts";
 import type { GatewayDeps, LlmRequest } from "../../gateway/exchange.ts";
 import { handleLlm } from "../../gateway/handle_llm.ts";
 import { handleCountTokens } from "../../gateway/count_tokens.ts";
+import { handleImages } from "../../gateway/images.ts";
 import type { AppEnv } from "../env.ts";
+import { handOver } from "../handover.ts";
 import { routes } from "../table.ts";
 
-/** The gateway's view of a route request: body, headers, query, abort signal and caller. */
+/** The gateway's view of a language-model request: the handed-over request plus the client's
+ * wire, headers and query. */
 export async function llmRequest(
   c: Context<AppEnv>,
   clientWire: Wire,
@@ -19,14 +23,10 @@ export async function llmRequest(
   const url = c.req.url;
   const query = url.indexOf("?");
   return {
+    ...await handOver(c, route),
     clientWire,
-    route,
-    body: await c.req.json() as Record<string, unknown>,
     headers: c.req.raw.headers,
     search: query === -1 ? "" : url.slice(query),
-    signal: c.req.raw.signal,
-    key: c.get("key"),
-    requestId: c.get("requestId"),
   };
 }
 
@@ -44,5 +44,12 @@ export function countTokensHandler(deps: GatewayDeps) {
       deps,
       await llmRequest(c, "anthropic_messages", routes.countTokens.route.path),
     );
+  };
+}
+
+/** The `POST /v1/images/generations` handler. */
+export function imagesHandler(deps: GatewayDeps) {
+  return async function images(c: Context<AppEnv>): Promise<Response> {
+    return await handleImages(deps, await handOver(c, routes.imagesGenerations.route.path));
   };
 }

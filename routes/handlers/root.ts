@@ -12,7 +12,7 @@ import { routes } from "../table.ts";
  * else the request's own host on the docs listener's port (`DOCS_PORT`). Null when the docs host
  * is off, or listens on a port the system picks at start (`DOCS_PORT=0`), which the API listener
  * does not know. */
-export function docsAddress(
+function docsAddress(
   config: Pick<GatewayConfig, "docsUrl" | "docsPort">,
   requestUrl: string,
 ): string | null {

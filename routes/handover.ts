@@ -1,0 +1,68 @@
+/**
+ * Where a model request passes from the routes to the gateway. Each authenticated request to a
+ * model route writes exactly one ledger row (README, "Requests and the ledger"): the lifecycle
+ * that a handler opens records it and logs the request's failures. A request refused before its
+ * handler — body over GATEHOUSE_MAX_BODY, not JSON, against the route's schema — never reaches a
+ * handler, so the error handler settles its row here, through the same lifecycle API
+ * (`Lifecycle.fail`), which keeps `Lifecycle.settle` the ledger's one writer.
+ * @module
+ */
+import type { Context } from "hono";
+import type { GatewayDeps, RouteRequest } from "../gateway/exchange.ts";
+import { Lifecycle } from "../gateway/lifecycle.ts";
+import type { AppEnv } from "./env.ts";
+import { routes, type RouteSpec } from "./table.ts";
+
+/** The model routes: the ones whose requests the ledger counts, one row each. */
+const MODEL_ROUTES: ReadonlySet<RouteSpec> = new Set<RouteSpec>([
+  routes.chatCompletions,
+  routes.responses,
+  routes.messages,
+  routes.countTokens,
+  routes.imagesGenerations,
+]);
+
+/** The request as a model handler gives it to the gateway (`gateway/handle_*.ts`), on canonical
+ * `route`. Marks it handed over: from here its lifecycle records the row and logs its failures,
+ * so the error handler does neither. */
+export async function handOver(c: Context<AppEnv>, route: string): Promise<RouteRequest> {
+  const body = await c.req.json() as Record<string, unknown>;
+  // Last, after anything that could throw: nothing is left between this mark and the
+  // handler's `withLifecycle`.
+  c.set("handedOver", true);
+  return {
+    route,
+    body,
+    signal: c.req.raw.signal,
+    key: c.get("key"),
+    requestId: c.get("requestId"),
+  };
+}
+
+/** The spec of an authenticated model request that never reached its handler, else null.
+ * Requests refused before auth (401, unknown route, 405) have no key to bill: no row. */
+function refusedModelRequest(c: Context<AppEnv>): RouteSpec | null {
+  if (c.get("handedOver") === true || c.get("key") === undefined) return null;
+  const spec = c.get("spec");
+  return spec !== undefined && MODEL_ROUTES.has(spec) ? spec : null;
+}
+
+/** Writes the one ledger row of an authenticated model request stopped by `error` before its
+ * handler: `rejected` with the error's status (400 bad JSON or schema, 413 too large),
+ * `client_disconnect` when the client left while its body was read. The model is the body's
+ * `model` string when the body parsed and has one, else "". The lifecycle logs a failure of
+ * gatehouse's own code. False, with nothing done, for any other request. */
+export function settleRefusal(deps: GatewayDeps, c: Context<AppEnv>, error: unknown): boolean {
+  const spec = refusedModelRequest(c);
+  if (spec === null) return false;
+  const body = c.get("body") ?? {};
+  const request: RouteRequest = {
+    route: spec.route.path,
+    body,
+    signal: c.req.raw.signal,
+    key: c.get("key"),
+    requestId: c.get("requestId"),
+  };
+  new Lifecycle(deps, request, body.stream === true).fail(error);
+  return true;
+}

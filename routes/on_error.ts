@@ -1,0 +1,48 @@
+/**
+ * The app's error handler: records and logs a failure once, then renders it in the route's
+ * envelope. A model request's failure belongs to its lifecycle, which writes its one ledger row
+ * and logs a failure of gatehouse's own code with the request id (`gateway/lifecycle.ts`
+ * `fail`); for a model request refused before its handler that lifecycle is opened here
+ * (`handover.ts`). Every other request's unexpected failure is logged here, with its request id.
+ * A client that left is not an error: whatever its request then throws (an AbortError) is at
+ * most an info line.
+ * @module
+ */
+import type { Context, ErrorHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { GatewayDeps, Logger } from "../gateway/exchange.ts";
+import type { AppEnv } from "./env.ts";
+import { settleRefusal } from "./handover.ts";
+import { errorResponse, toGatewayError } from "./render_error.ts";
+
+/** The handler for `app.onError`. */
+export function errorHandler(deps: GatewayDeps): ErrorHandler<AppEnv> {
+  return function onError(error, c) {
+    // A handed-over request's lifecycle has already settled and logged this failure.
+    if (c.get("handedOver") !== true && !settleRefusal(deps, c, error)) {
+      logFailure(deps.log, c, error);
+    }
+    return errorResponse(toGatewayError(error), c.get("envelope") ?? "openai");
+  };
+}
+
+/** Logs the failure of a request outside the ledger: nothing for a refusal the gateway chose (an
+ * HTTP exception, `GatewayError` included), an info line when the client had left, else an error
+ * line with the stack. */
+function logFailure(log: Logger, c: Context<AppEnv>, error: unknown): void {
+  if (error instanceof HTTPException) return;
+  const fields = {
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    path: c.req.path,
+  };
+  if (c.req.raw.signal.aborted) {
+    log.info("the client left before the answer", fields);
+    return;
+  }
+  log.error("request failed in the gateway", {
+    ...fields,
+    error: String(error),
+    stack: (error as Error)?.stack,
+  });
+}
