@@ -16,7 +16,7 @@ export interface Ending {
 }
 
 /** The status recorded for a client that left before any response was sent (nginx's 499). */
-export const CLIENT_CLOSED = 499;
+const CLIENT_CLOSED = 499;
 
 /** The ending of a request stopped by `error` in `stage`. Before the upstream is called a
  * gateway error is a refusal (`rejected`: unknown model, bad field, limits); from the attempt on

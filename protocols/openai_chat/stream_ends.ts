@@ -10,16 +10,19 @@ import { sseText } from "../../sse/encode_sse.ts";
 import { openaiErrorBody } from "./encode_error.ts";
 
 const FINISH_REASON = /"finish_reason"\s*:\s*"/;
+const ERROR_KEY = /"error"\s*:/;
+const ENDS = new RegExp(`\\[DONE\\]|${FINISH_REASON.source}|${ERROR_KEY.source}`);
 
 /** A watcher for one chat stream. */
 export function chatStreamEnds(): StreamEnds {
   return {
-    pattern: /\[DONE\]|"finish_reason"\s*:\s*"|"error"\s*:/,
+    pattern: ENDS,
     see(event) {
       const data = event.data.trim();
       if (data === "[DONE]") return "finish";
       if (!data.startsWith("{")) return null;
       if (FINISH_REASON.test(data)) return "finish";
+      if (!ERROR_KEY.test(data)) return null;
       try {
         const chunk = JSON.parse(data) as { error?: unknown } | null;
         return chunk !== null && typeof chunk === "object" && chunk.error != null ? "error" : null;
