@@ -138,12 +138,12 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
     // and message_delta, Responses' terminal response); chunks without one and without an
     // ending event need no parsing.
     interesting: interestingFor(String(codec.wire), ends.pattern),
-    finish: (tail) => {
+    finish: (lastEvents) => {
       if (ended) return null;
       // The stream broke off, or the gateway ended it for silence (the lifecycle knows which).
       life.streamEnded(streamIncomplete(provider, "its terminal event"));
       const error = life.streamError!;
-      return ends.failure(error, tail);
+      return ends.failure(error, lastEvents);
     },
   });
 }

@@ -27,9 +27,9 @@ export interface TapOptions {
    * A non-global pattern. */
   interesting?: RegExp;
   /** Called once at the end, after the last complete event was observed, with the text of the
-   * last upstream chunk: null when the stream reached its terminal event, else the text that
-   * ends it for the client (the wire's terminal error). */
-  finish?: (tail: string) => string | null;
+   * last run of complete events forwarded that carried data: null when the stream reached its
+   * terminal event, else the text that ends it for the client (the wire's terminal error). */
+  finish?: (lastEvents: string) => string | null;
 }
 
 const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
@@ -60,13 +60,25 @@ function afterLastEventBytes(bytes: Uint8Array): number {
   return 0;
 }
 
-/** The tap for one stream, as a step: each upstream chunk in, its complete events out. */
+/** How far back a match of `interesting` or an event boundary may start in the text already
+ * held: enough for the patterns' few dozen characters (and a boundary's four). */
+const SEAM = 64;
+const NO_BYTES = new Uint8Array(0);
+
+/** The tap for one stream, as a step: each upstream chunk in, its complete events out. Every
+ * byte is scanned a bounded number of times, so an event arriving in many chunks (a Responses
+ * event carrying a whole image) costs time in proportion to its size. */
 export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
   const decoder = new TextDecoder();
-  let pending = "";
-  /** Bytes of an unfinished event, held back (forwarding without a filter). */
-  let held: Uint8Array | null = null;
-  let tail = "";
+  /** The unfinished event's text, in pieces, and its last characters. */
+  let pieces: string[] = [];
+  let pendingTail = "";
+  /** Whether `interesting` matched the unfinished event's text so far. */
+  let pendingMatched = false;
+  /** The unfinished event's bytes (forwarding without a filter), and their last bytes. */
+  let held: Uint8Array[] = [];
+  let heldTail: Uint8Array = NO_BYTES;
+  let lastEvents = "";
 
   const visit = (block: string): boolean => {
     const event = parseEventBlock(block);
@@ -76,22 +88,45 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
   };
 
   const forwardWhole = (chunk: Uint8Array, out: { enqueue(chunk: BodyChunk): void }) => {
-    const bytes = held === null ? chunk : concatBytes([held, chunk]);
-    const end = afterLastEventBytes(bytes);
-    held = end === bytes.length ? null : bytes.subarray(end);
-    if (end > 0) out.enqueue(end === bytes.length ? bytes : bytes.subarray(0, end));
+    const seam = heldTail.length === 0 ? chunk : concatBytes([heldTail, chunk]);
+    const end = afterLastEventBytes(seam);
+    if (end === 0) {
+      held.push(chunk);
+      heldTail = seam.subarray(Math.max(0, seam.length - 3));
+      return;
+    }
+    const cut = end - heldTail.length;
+    const head = cut === chunk.length ? chunk : chunk.subarray(0, cut);
+    out.enqueue(held.length === 0 ? head : concatBytes([...held, head]));
+    held = cut === chunk.length ? [] : [chunk.subarray(cut)];
+    heldTail = chunk.subarray(Math.max(cut, chunk.length - 3));
   };
 
   return {
     transform(chunk, out) {
       if (!options.keep) forwardWhole(chunk, out);
-      const text = pending + decoder.decode(chunk, { stream: true });
-      tail = text;
-      if (options.interesting && !options.interesting.test(text)) {
-        // No event here is of interest: pass the complete ones on whole, keep the unfinished one.
-        const end = afterLastEvent(text);
-        if (options.keep && end > 0) out.enqueue(text.slice(0, end));
-        pending = text.slice(end);
+      const piece = decoder.decode(chunk, { stream: true });
+      const local = pendingTail + piece;
+      if (options.interesting && !pendingMatched) pendingMatched = options.interesting.test(local);
+      const end = afterLastEvent(local);
+      if (end === 0) {
+        pieces.push(piece);
+        pendingTail = local.slice(-SEAM);
+        return;
+      }
+      // The completed run: the unfinished event's pieces and this piece up to its last boundary.
+      const cut = end - pendingTail.length;
+      pieces.push(piece.slice(0, cut));
+      const text = pieces.join("");
+      const rest = piece.slice(cut);
+      pieces = rest.length > 0 ? [rest] : [];
+      pendingTail = rest.slice(-SEAM);
+      const matched = pendingMatched;
+      pendingMatched = options.interesting ? options.interesting.test(rest) : false;
+      if (text.includes("data:")) lastEvents = text;
+      if (options.interesting && !matched) {
+        // No event here is of interest: pass them on whole.
+        if (options.keep) out.enqueue(text);
         return;
       }
       let start = 0;
@@ -105,13 +140,12 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
         if ((!seen || visit(block)) && options.keep) kept += block;
         start = end;
       }
-      pending = text.slice(start);
       if (kept) out.enqueue(kept);
     },
     flush(out) {
-      const rest = pending + decoder.decode();
-      pending = "";
-      held = null;
+      const rest = pieces.join("") + decoder.decode();
+      pieces = [];
+      held = [];
       // A last event with no blank line after it is forwarded only when it is the stream's own
       // terminal event (a server that leaves out the final blank line); an event the upstream cut
       // off halfway is never sent.
@@ -121,7 +155,7 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       if (event !== null && (options.observe(event) === true || !options.finish)) {
         forward = options.keep ? options.keep(event) : true;
       }
-      const ending = options.finish?.(tail || rest) ?? null;
+      const ending = options.finish?.(lastEvents) ?? null;
       if (ending === null) {
         if (forward) out.enqueue(`${rest}\n\n`);
       } else {

@@ -155,3 +155,40 @@ Deno.test("sseTapStep: an event cut off halfway at the end is dropped, a termina
   );
   assert.equal(run(`${finished}data: [DONE]`, /\[DONE\]/), `${finished}data: [DONE]\n\n`);
 });
+
+Deno.test("sseTapStep: finish gets the last events the client was sent, not a keep-alive or a half event", () => {
+  const lasts: string[] = [];
+  const tap = () =>
+    sseTapStep({
+      observe: () => {},
+      finish: (lastEvents) => {
+        lasts.push(lastEvents);
+        return "";
+      },
+    });
+  perChunk(tap(), ['data: {"sequence_number":4}\n\n', ": keep-alive\n\n"]);
+  perChunk(tap(), ['data: {"sequence_number":0}\n\ndata: {"sequence_number":1,"half', "-way"]);
+  assert.match(lasts[0]!, /"sequence_number":4/);
+  assert.doesNotMatch(lasts[1]!, /"sequence_number":1/);
+  assert.match(lasts[1]!, /"sequence_number":0/);
+});
+
+Deno.test("sseTapStep: a 1 MiB event in 4 KiB pieces, boundaries split across pieces, leaves whole, observed once", () => {
+  const big = `data: {"usage":{"x":1},"blob":"${"a".repeat(1 << 20)}"}\r\n\r\n`;
+  const input = `data: 1\r\n\r${"\n"}${big}data: 2\r\n\r\n`;
+  const pieces: string[] = [];
+  for (let i = 0; i < input.length; i += 4096) pieces.push(input.slice(i, i + 4096));
+  for (const keep of [undefined, () => true]) {
+    const seen: SseEvent[] = [];
+    const sent = perChunk(
+      sseTapStep({ observe: (e) => seen.push(e), keep, interesting: /"usage"\s*:\s*\{/ }),
+      pieces,
+    );
+    assert.equal(sent.join(""), input, keep ? "with a filter" : "bytes as they came");
+    for (const text of sent.filter((text) => text.length > 0)) {
+      assert.ok(text.endsWith("\r\n\r\n"), "only whole events are sent");
+    }
+    assert.equal(seen.length, 1);
+    assert.equal(seen[0]!.data.length, big.length - "data: \r\n\r\n".length);
+  }
+});

@@ -49,9 +49,9 @@ export interface StreamEnds {
   /** Reads an event: `finish` for the wire's clean end, `error` for an error event that ends
    * the stream, null for any other event. */
   see(event: SseEvent): "finish" | "error" | null;
-  /** The wire's terminal error event for a stream that broke off before its end; `tail` is the
-   * text of the last upstream chunk. */
-  failure(error: GatewayError, tail: string): string;
+  /** The wire's terminal error event for a stream that broke off before its end; `lastEvents`
+   * is the text of the last complete events the client was sent. */
+  failure(error: GatewayError, lastEvents: string): string;
 }
 
 /** What the same-protocol forwarding path needs of a wire: where it lives on a provider, how

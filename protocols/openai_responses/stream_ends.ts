@@ -14,7 +14,8 @@ import { responsesErrorOf } from "./error_codes.ts";
 
 const SEQUENCE = /"sequence_number"\s*:\s*(\d+)/g;
 
-/** The sequence number after the last one in `text`, or null when it names none. */
+/** The sequence number after the last one in `text` (the last events forwarded), or null when
+ * it names none. */
 function nextSequence(text: string): number | null {
   let last: number | null = null;
   for (const match of text.matchAll(SEQUENCE)) last = Number(match[1]);
@@ -41,7 +42,7 @@ export function responsesStreamEnds(): StreamEnds {
       if (type === "response.completed" || type === "response.incomplete") return "finish";
       return type === "response.failed" || type === "error" ? "error" : null;
     },
-    failure(error: GatewayError, tail: string) {
+    failure(error: GatewayError, lastEvents: string) {
       const response = {
         ...(announced ?? {
           id: `resp_${randomId()}`,
@@ -52,10 +53,12 @@ export function responsesStreamEnds(): StreamEnds {
         status: "failed",
         error: responsesErrorOf(error),
       };
-      const sequence = nextSequence(tail);
-      const event: { type: string } & Record<string, unknown> = { type: "response.failed" };
-      if (sequence !== null) event.sequence_number = sequence;
-      event.response = response;
+      // Numbered after the last event the client got (the field is required on this wire).
+      const event = {
+        type: "response.failed",
+        sequence_number: nextSequence(lastEvents) ?? 0,
+        response,
+      };
       return sseTyped(event);
     },
   };
