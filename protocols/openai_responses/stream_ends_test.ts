@@ -40,3 +40,11 @@ Deno.test("responsesStreamEnds: a broken stream fails the announced response, nu
   // The wire's own code for a failure of the server's side; the message says what broke.
   assert.deepEqual(event.response.error, { code: "server_error", message: "Cut." });
 });
+
+Deno.test("responsesStreamEnds: with no numbered event sent yet, the failure is numbered 0, never unnumbered", () => {
+  const ends = responsesStreamEnds();
+  const text = ends.failure(new GatewayError("upstream", 502, "Cut."), ": keep-alive\n\n");
+  const event = JSON.parse(text.split("data: ")[1]!);
+  assert.equal(event.sequence_number, 0);
+  assert.equal(event.response.status, "failed");
+});
