@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import OpenAI from "openai";
 import { listen, makeHarness } from "./harness.ts";
 import { startScriptedUpstream } from "./fakes/scripted_upstream.ts";
+import { startFakeServer } from "./fakes/fake_server.ts";
 
 Deno.test("previous_response_id chains on a mock model, per key, not with store: false", async () => {
   const h = await makeHarness();
@@ -73,5 +74,54 @@ Deno.test("a chained request reaches a stateless upstream with the whole history
     await server.close();
     await upstream.close();
     await h.close();
+  }
+});
+
+Deno.test("an upstream that repeats its message id: two keys each get their own response and chain", async () => {
+  // OpenAI-compatible and Anthropic-like servers that number their answers badly exist; so do
+  // retries that replay an answer. This one answers every request with the same id.
+  const upstream = startFakeServer("repeating upstream", (request) =>
+    Response.json({
+      id: "msg_repeated",
+      type: "message",
+      role: "assistant",
+      model: (request.body as { model?: string }).model,
+      content: [{ type: "text", text: "Hello." }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 3, output_tokens: 2 },
+    }));
+  const h = await makeHarness({
+    demo: false,
+    env: { ANTHROPIC_API_KEY: "k", GATEHOUSE_ANTHROPIC_URL: upstream.url },
+  });
+  const server = listen(h);
+  try {
+    const other = await h.deps.store.createKey("other");
+    const clients = [h.key, other.key].map((apiKey) =>
+      new OpenAI({ baseURL: `${server.url}/v1`, apiKey, maxRetries: 0 })
+    );
+    const answers: OpenAI.Responses.Response[] = [];
+    for (const client of clients) {
+      answers.push(await client.responses.create({ model: "claude-sonnet-5", input: "Hi" }));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const [a, b] = [h.rows.at(-2)!, h.rows.at(-1)!];
+    assert.equal(a.upstreamId, b.upstreamId, "the upstream repeated its id");
+    assert.equal(a.upstreamId, "msg_repeated");
+    assert.notEqual(answers[0]!.id, answers[1]!.id);
+    for (const answer of answers) assert.doesNotMatch(answer.id, new RegExp(a.upstreamId!));
+    for (const [i, client] of clients.entries()) {
+      const next: OpenAI.Responses.Response = await client.responses.create({
+        model: "claude-sonnet-5",
+        input: "Again",
+        previous_response_id: answers[i]!.id,
+      });
+      assert.equal(next.status, "completed");
+    }
+  } finally {
+    await server.close();
+    await h.close();
+    await upstream.close();
   }
 });
