@@ -132,10 +132,13 @@ export const errorsPage: DocsPage = {
       </table>
 
       <h2>When a stream breaks</h2>
-      <p>When the upstream stream breaks — the connection is cut, an event is malformed, the upstream
-      stays idle past the timeout, or it sends an error event — the client always receives its own
-      protocol's terminal error, then the stream closes. It never gets a clean end after a cut,
-      passthrough included, so a client never mistakes a partial answer for a whole one.</p>
+      <p>When the upstream stream breaks — the connection is cut, the upstream stays silent past
+      <code>GATEHOUSE_STREAM_IDLE_TIMEOUT_MS</code> (5 minutes by default), or it sends an error event
+      — the client always receives its own protocol's terminal error, then the stream closes. It
+      never gets a clean end after a cut, passthrough included, so a client never mistakes a partial
+      answer for a whole one. A translated stream also ends this way at an event that is not valid
+      JSON; a same-protocol (passthrough) stream is forwarded as the provider wrote it, whole event
+      by whole event, without parsing each one.</p>
       <table>
         <thead>
           <tr>
@@ -189,7 +192,8 @@ export const errorsPage: DocsPage = {
           </tr>
           <tr>
             <td><code>timeout</code></td>
-            <td>The upstream did not answer in time.</td>
+            <td>No response headers within <code>GATEHOUSE_UPSTREAM_TIMEOUT_MS</code>, or the stream
+      went silent past its idle timeout.</td>
           </tr>
           <tr>
             <td><code>client_disconnect</code></td>
