@@ -14,26 +14,19 @@
  * @module
  */
 import { type Sink, type Step, stepStream } from "../../core/step.ts";
-import type { ToolCallPart } from "../../core/content.ts";
 import { GatewayError, streamIncomplete } from "../../core/errors.ts";
 import type { CoreRequest } from "../../core/request.ts";
 import type { StopDetails, StopReason } from "../../core/response.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
 import { decodeAnthropicStreamError } from "./decode_error.ts";
+import { type Block, deltaBlock, startBlock, stopBlock } from "./decode_stream_blocks.ts";
 import { stopReasonFromAnthropic } from "./map_stop_reason.ts";
 import { type AnthropicUsageFields, usageFromAnthropic } from "./map_usage.ts";
 import { stopDetailsFromAnthropic } from "./stop_details.ts";
-import { toolArgumentsOf } from "./tool_input.ts";
 import { upstreamToolResolver } from "./upstream_tools.ts";
 
 type Json = Record<string, unknown>;
-
-/** A block being read. */
-type Block =
-  | { kind: "text"; index: number }
-  | { kind: "reasoning"; index: number; redacted: boolean }
-  | { kind: "tool"; index: number; toolKind: ToolCallPart["kind"]; args: string; start: unknown };
 
 type Out = Sink<StreamPart>;
 
@@ -77,121 +70,6 @@ export function decodeStreamStep(
     if (typeof thinking === "number") usage.output_tokens_details = { thinking_tokens: thinking };
   };
 
-  const startBlock = (out: Out, at: number, block: Json) => {
-    const index = nextIndex;
-    switch (block.type) {
-      case "text": {
-        blocks.set(at, { kind: "text", index });
-        out.enqueue({ type: "text_start", index });
-        const text = str(block.text);
-        if (text !== "") out.enqueue({ type: "text_delta", index, text });
-        break;
-      }
-      case "thinking": {
-        blocks.set(at, { kind: "reasoning", index, redacted: false });
-        out.enqueue({ type: "reasoning_start", index });
-        const text = str(block.thinking);
-        if (text !== "") out.enqueue({ type: "reasoning_delta", index, text });
-        const signature = str(block.signature);
-        if (signature !== "") {
-          out.enqueue({
-            type: "reasoning_token",
-            index,
-            token: { vendor: "anthropic", value: signature },
-          });
-        }
-        break;
-      }
-      case "redacted_thinking":
-        blocks.set(at, { kind: "reasoning", index, redacted: true });
-        out.enqueue({ type: "reasoning_start", index });
-        out.enqueue({
-          type: "reasoning_token",
-          index,
-          token: { vendor: "anthropic", value: str(block.data) },
-        });
-        break;
-      case "tool_use": {
-        const { name, kind } = resolve(str(block.name));
-        blocks.set(at, { kind: "tool", index, toolKind: kind, args: "", start: block.input });
-        out.enqueue({ type: "tool_call_start", index, id: str(block.id), name, kind });
-        break;
-      }
-      default:
-        blocks.set(at, null);
-        return;
-    }
-    nextIndex++;
-  };
-
-  const deltaBlock = (out: Out, block: Block, delta: Json) => {
-    switch (delta.type) {
-      case "text_delta":
-        if (block.kind === "text" && str(delta.text) !== "") {
-          out.enqueue({ type: "text_delta", index: block.index, text: str(delta.text) });
-        }
-        break;
-      case "thinking_delta":
-        if (block.kind === "reasoning" && str(delta.thinking) !== "") {
-          out.enqueue({ type: "reasoning_delta", index: block.index, text: str(delta.thinking) });
-        }
-        break;
-      case "signature_delta":
-        if (block.kind === "reasoning" && str(delta.signature) !== "") {
-          out.enqueue({
-            type: "reasoning_token",
-            index: block.index,
-            token: { vendor: "anthropic", value: str(delta.signature) },
-          });
-        }
-        break;
-      case "input_json_delta": {
-        const json = str(delta.partial_json);
-        if (block.kind !== "tool" || json === "") break;
-        block.args += json;
-        if (block.toolKind !== "custom") {
-          out.enqueue({ type: "tool_call_delta", index: block.index, delta: json });
-        }
-        break;
-      }
-        // citations_delta and future delta types carry nothing core can hold.
-    }
-  };
-
-  const stopBlock = (out: Out, block: Block) => {
-    switch (block.kind) {
-      case "text":
-        out.enqueue({ type: "text_end", index: block.index });
-        break;
-      case "reasoning":
-        out.enqueue(
-          block.redacted
-            ? { type: "reasoning_end", index: block.index, redacted: true }
-            : { type: "reasoning_end", index: block.index },
-        );
-        break;
-      case "tool": {
-        let tail: string | null = null;
-        if (block.toolKind === "custom") {
-          let input: unknown = block.start;
-          try {
-            if (block.args !== "") input = JSON.parse(block.args);
-          } catch {
-            input = { input: block.args };
-          }
-          tail = toolArgumentsOf(input, "custom");
-        } else if (block.args === "") {
-          tail = toolArgumentsOf(block.start, "function");
-        }
-        if (tail !== null && tail !== "") {
-          out.enqueue({ type: "tool_call_delta", index: block.index, delta: tail });
-        }
-        out.enqueue({ type: "tool_call_end", index: block.index });
-        break;
-      }
-    }
-  };
-
   const finish = (out: Out) => {
     for (const block of blocks.values()) if (block !== null) stopBlock(out, block);
     blocks.clear();
@@ -227,9 +105,13 @@ export function decodeStreamStep(
         });
         break;
       }
-      case "content_block_start":
-        startBlock(out, Number(event.index), obj(event.content_block));
+      case "content_block_start": {
+        const block = startBlock(out, nextIndex, obj(event.content_block), resolve);
+        blocks.set(Number(event.index), block);
+        // A skipped block takes no core index: the core blocks are numbered without gaps.
+        if (block !== null) nextIndex++;
         break;
+      }
       case "content_block_delta": {
         const block = blocks.get(Number(event.index));
         if (block) deltaBlock(out, block, obj(event.delta));

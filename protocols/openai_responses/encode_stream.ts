@@ -12,12 +12,20 @@
  * @module
  */
 import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
-import type { VendorToken } from "../../core/content.ts";
 import { assertNever, type StreamPart } from "../../core/stream.ts";
 import { sseTyped, utf8Step } from "../../sse/encode_sse.ts";
 import type { EncodeContext } from "../codec.ts";
-import { callItem, callPayload, type CallShape, callShaper } from "./call_items.ts";
-import { CALL_PREFIX, reasoningItem } from "./encode_response.ts";
+import { callItem, callShaper } from "./call_items.ts";
+import { CALL_PREFIX } from "./encode_response.ts";
+import {
+  type Block,
+  type Emit,
+  endCall,
+  endReasoning,
+  endText,
+  textIds,
+  writeRefusal,
+} from "./encode_stream_items.ts";
 import { responsesErrorOf } from "./error_codes.ts";
 import { itemIdAllocator, responseIdFor } from "./ids.ts";
 import { endingOf } from "./map_stop_reason.ts";
@@ -25,25 +33,6 @@ import { usageToResponses } from "./map_usage.ts";
 import { responseObject, type ResponseState } from "./response_object.ts";
 import type { ResponsesEventType } from "./event_types.ts";
 import type { WireMessageItem, WireOutputItem } from "./wire.ts";
-
-type Block =
-  | { kind: "text"; outputIndex: number; message: WireMessageItem; contentIndex: number }
-  | {
-    kind: "reasoning";
-    outputIndex: number;
-    id: string;
-    text: string;
-    partOpen: boolean;
-    token?: VendorToken;
-  }
-  | {
-    kind: "call";
-    outputIndex: number;
-    id: string;
-    callId: string;
-    shape: CallShape;
-    args: string;
-  };
 
 /** Encodes one response's stream parts as SSE text. */
 export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
@@ -60,7 +49,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
 
   // Each event is serialised as it is emitted, so the items it shows may change afterwards
   // (a message item gains content and is completed) without a copy.
-  const emit = (type: ResponsesEventType, fields: Record<string, unknown>) => {
+  const emit: Emit = (type, fields) => {
     const event = { type, sequence_number: sequence++, ...fields };
     out.enqueue(sseTyped(event));
   };
@@ -99,39 +88,11 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
     });
     openMessage = null;
   };
-  const finishReasoning = (b: Extract<Block, { kind: "reasoning" }>, redacted: boolean) => {
-    const ids = { item_id: b.id, output_index: b.outputIndex, summary_index: 0 };
-    if (b.partOpen) {
-      emit("response.reasoning_summary_text.done", { ...ids, text: b.text });
-      emit("response.reasoning_summary_part.done", {
-        ...ids,
-        part: { type: "summary_text", text: b.text },
-      });
-    }
-    const item = reasoningItem({ text: b.text, token: b.token, redacted }, b.id, includeEncrypted);
-    output[b.outputIndex] = item;
-    emit("response.output_item.done", { output_index: b.outputIndex, item });
-  };
-  const finishCall = (b: Extract<Block, { kind: "call" }>) => {
-    const payload = callPayload(b.shape, b.args);
-    const ids = { item_id: b.id, output_index: b.outputIndex };
-    if (b.shape.type === "function_call") {
-      emit("response.function_call_arguments.done", { ...ids, arguments: payload });
-    } else if (b.shape.type === "custom_tool_call") {
-      if (!b.shape.streamable && payload) {
-        emit("response.custom_tool_call_input.delta", { ...ids, delta: payload });
-      }
-      emit("response.custom_tool_call_input.done", { ...ids, input: payload });
-    }
-    const item = callItem(b.shape, { id: b.id, callId: b.callId }, payload, "completed");
-    output[b.outputIndex] = item;
-    emit("response.output_item.done", { output_index: b.outputIndex, item });
-  };
   const finishOpenBlocks = () => {
     closeMessage();
     for (const b of blocks.values()) {
-      if (b.kind === "reasoning") finishReasoning(b, false);
-      else if (b.kind === "call") finishCall(b);
+      if (b.kind === "reasoning") endReasoning(emit, output, b, false, includeEncrypted);
+      else if (b.kind === "call") endCall(emit, output, b);
     }
     blocks.clear();
   };
@@ -167,21 +128,6 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
       part: { type: "output_text", text: "", annotations: [] },
     });
   };
-  /** A refusal's explanation (known at the end) → a refusal part of the open or a new message. */
-  const writeRefusal = (refusal: string) => {
-    const { item, outputIndex } = messageItem();
-    const ids = { item_id: item.id, output_index: outputIndex, content_index: item.content.length };
-    item.content.push({ type: "refusal", refusal });
-    emit("response.content_part.added", { ...ids, part: { type: "refusal", refusal: "" } });
-    emit("response.refusal.delta", { ...ids, delta: refusal });
-    emit("response.refusal.done", { ...ids, refusal });
-    emit("response.content_part.done", { ...ids, part: { type: "refusal", refusal } });
-  };
-  const textIds = (b: Extract<Block, { kind: "text" }>) => ({
-    item_id: b.message.id,
-    output_index: b.outputIndex,
-    content_index: b.contentIndex,
-  });
 
   const handle = (part: StreamPart) => {
     if (part.type === "start") {
@@ -200,18 +146,10 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
         emit("response.output_text.delta", { ...textIds(b), delta: part.text, logprobs: [] });
         return;
       }
-      case "text_end": {
+      case "text_end":
         if (b?.kind !== "text") return;
         blocks.delete(part.index);
-        const content = b.message.content[b.contentIndex];
-        const text = content?.type === "output_text" ? content.text : "";
-        emit("response.output_text.done", { ...textIds(b), text, logprobs: [] });
-        emit("response.content_part.done", {
-          ...textIds(b),
-          part: { type: "output_text", text, annotations: [] },
-        });
-        return;
-      }
+        return endText(emit, b);
       case "reasoning_start": {
         closeMessage();
         const id = nextId("rs", part.itemId);
@@ -239,7 +177,7 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
       case "reasoning_end":
         if (b?.kind !== "reasoning") return;
         blocks.delete(part.index);
-        return finishReasoning(b, part.redacted === true);
+        return endReasoning(emit, output, b, part.redacted === true, includeEncrypted);
       case "tool_call_start": {
         closeMessage();
         const s = shape(part.name, part.kind);
@@ -268,9 +206,11 @@ export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
       case "tool_call_end":
         if (b?.kind !== "call") return;
         blocks.delete(part.index);
-        return finishCall(b);
+        return endCall(emit, output, b);
       case "finish": {
-        if (part.stopDetails?.explanation) writeRefusal(part.stopDetails.explanation);
+        if (part.stopDetails?.explanation) {
+          writeRefusal(emit, messageItem(), part.stopDetails.explanation);
+        }
         finishOpenBlocks();
         const ending = endingOf(part.stopReason);
         ended = true;
