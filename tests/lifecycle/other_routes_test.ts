@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MAX_ERROR_BODY } from "../../gateway/upstream_failure.ts";
-import type { Outcome } from "../../store/store.ts";
+import { type Outcome, OUTCOMES } from "../../store/store.ts";
 import { listen, makeHarness, upstreamEnv } from "../harness.ts";
 import { HUGE_ERROR_BYTES, type Mode, startModeUpstream } from "./mode_upstream.ts";
 
@@ -164,16 +164,7 @@ Deno.test("/v1/usage counts requests per outcome, every outcome present", async 
   await new Promise((resolve) => setTimeout(resolve, 30));
   const report = await (await demo.request("/v1/usage", { headers: auth })).json();
   const expected = Object.fromEntries(
-    [
-      "ok",
-      "upstream_error",
-      "upstream_cut",
-      "timeout",
-      "client_disconnect",
-      "rejected",
-      "internal_error",
-    ]
-      .map((o) => [o, demo.rows.filter((row) => row.outcome === o).length]),
+    OUTCOMES.map((o) => [o, demo.rows.filter((row) => row.outcome === o).length]),
   );
   assert.deepEqual(report.totals.outcomes, expected);
   assert.ok(report.totals.outcomes.ok >= 1 && report.totals.outcomes.rejected >= 1);
