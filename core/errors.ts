@@ -73,6 +73,15 @@ export function modelNotFound(model: string): GatewayError {
  * records such an ending as `upstream_cut`. */
 export const STREAM_INCOMPLETE = "stream_incomplete";
 
+/** The client closed its connection while its request was being read: nobody is left to answer,
+ * and nothing failed on the gateway's side. */
+export class ClientGone extends Error {
+  constructor(cause: unknown) {
+    super("The client closed the connection before its request body was read.", { cause });
+    this.name = "ClientGone";
+  }
+}
+
 /** The code of a stream the gateway ended because the upstream went silent. */
 export const STREAM_IDLE_TIMEOUT = "stream_idle_timeout";
 

@@ -20,6 +20,9 @@ export function randomId(length = 24): string {
   return id;
 }
 
+/** The header that carries a request's id, both ways. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
 /** A request id: the client's own when it sent a sane one, else a fresh `req_…`. */
 export function requestIdFrom(sent: string | null | undefined): string {
   return sent !== null && sent !== undefined && SANE_REQUEST_ID.test(sent)

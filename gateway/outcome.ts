@@ -3,7 +3,12 @@
  * stopped in, or from how its response stream ended.
  * @module
  */
-import { GatewayError, STREAM_IDLE_TIMEOUT, STREAM_INCOMPLETE } from "../core/errors.ts";
+import {
+  ClientGone,
+  GatewayError,
+  STREAM_IDLE_TIMEOUT,
+  STREAM_INCOMPLETE,
+} from "../core/errors.ts";
 import type { Outcome } from "../store/store.ts";
 
 /** The stages of a request after authentication, in order. */
@@ -23,7 +28,9 @@ const CLIENT_CLOSED = 499;
  * it is the upstream's doing (`timeout` for a deadline, `upstream_cut` for a body that broke off,
  * else `upstream_error`). Anything that is not a gateway error is our own failure. */
 export function endingOfError(error: unknown, stage: Stage, clientLeft: boolean): Ending {
-  if (clientLeft) return { outcome: "client_disconnect", status: CLIENT_CLOSED };
+  if (clientLeft || error instanceof ClientGone) {
+    return { outcome: "client_disconnect", status: CLIENT_CLOSED };
+  }
   if (!(error instanceof GatewayError)) return { outcome: "internal_error", status: 500 };
   const status = error.status;
   if (stage === "resolve" || stage === "admit") return { outcome: "rejected", status };

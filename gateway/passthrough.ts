@@ -73,7 +73,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
   });
   try {
     if (!response.ok) return await forwardError(response, codec, life);
-    const headers = new Headers();
+    const headers = life.responseHeaders();
     for (const name of KEEP_HEADERS) {
       const value = response.headers.get(name);
       if (value) headers.set(name, value);
@@ -175,9 +175,8 @@ async function forwardError(
     throw await readUpstreamError(response, codec);
   }
   const text = await readCappedText(response).catch(() => "");
-  const headers = new Headers({
-    "content-type": response.headers.get("content-type") ?? "application/json",
-  });
+  const headers = life.responseHeaders();
+  headers.set("content-type", response.headers.get("content-type") ?? "application/json");
   const retryAfter = response.headers.get("retry-after");
   if (retryAfter) headers.set("retry-after", retryAfter);
   life.answered(response.status);

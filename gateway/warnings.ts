@@ -12,7 +12,7 @@ const MAX_HEADER = 4000;
 /** Headers with the warnings (JSON array of `{field, message}`, cut to fit a header), logging
  * them too. Header values must be ASCII, so non-ASCII characters are escaped. */
 export function warningHeaders(warnings: Warning[], exchange: LlmExchange): Headers {
-  const headers = new Headers();
+  const headers = exchange.life.responseHeaders();
   if (warnings.length === 0) return headers;
   exchange.deps.log.warn("translation warnings", {
     route: exchange.route,

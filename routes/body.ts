@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { concatBytes } from "../core/bytes.ts";
-import { GatewayError, invalidRequest } from "../core/errors.ts";
+import { ClientGone, GatewayError, invalidRequest } from "../core/errors.ts";
 import type { AppEnv } from "./env.ts";
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
@@ -58,9 +58,16 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
     if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
     // With a Content-Length (checked above) the runtime reads the body natively; a chunked
     // body is read here, counting, so an oversized one is refused before it is all in memory.
-    const text = length !== undefined
-      ? await c.req.raw.text()
-      : decoder.decode(await readLimited(raw, limit));
+    let text: string;
+    try {
+      text = length !== undefined
+        ? await c.req.raw.text()
+        : decoder.decode(await readLimited(raw, limit));
+    } catch (error) {
+      // Reading a request body fails only when its client goes away (or it is over the limit).
+      if (error instanceof GatewayError) throw error;
+      throw new ClientGone(error);
+    }
     let value: unknown;
     try {
       value = JSON.parse(text);

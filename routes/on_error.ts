@@ -11,6 +11,8 @@
 import type { Context, ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { GatewayDeps, Logger } from "../gateway/exchange.ts";
+import { ClientGone } from "../core/errors.ts";
+import { REQUEST_ID_HEADER } from "../core/ids.ts";
 import type { AppEnv } from "./env.ts";
 import { settleRefusal } from "./handover.ts";
 import { errorResponse, toGatewayError } from "./render_error.ts";
@@ -22,7 +24,10 @@ export function errorHandler(deps: GatewayDeps): ErrorHandler<AppEnv> {
     if (c.get("handedOver") !== true && !settleRefusal(deps, c, error)) {
       logFailure(deps.log, c, error);
     }
-    return errorResponse(toGatewayError(error), c.get("envelope") ?? "openai");
+    const response = errorResponse(toGatewayError(error), c.get("envelope") ?? "openai");
+    const id = c.get("requestId");
+    if (id !== undefined) response.headers.set(REQUEST_ID_HEADER, id);
+    return response;
   };
 }
 
@@ -36,7 +41,7 @@ function logFailure(log: Logger, c: Context<AppEnv>, error: unknown): void {
     method: c.req.method,
     path: c.req.path,
   };
-  if (c.req.raw.signal.aborted) {
+  if (error instanceof ClientGone || c.req.raw.signal.aborted) {
     log.info("the client left before the answer", fields);
     return;
   }

@@ -151,6 +151,26 @@ Deno.test("another route whose client left before the failure: an info line, no 
   }
 });
 
+Deno.test("a client that leaves halfway through sending its body: one client_disconnect row, no error", async () => {
+  const rows = harness.rows.length;
+  const logs = harness.logs.length;
+  const port = Number(new URL(server.url).port);
+  const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+  const head = "POST /v1/chat/completions HTTP/1.1\r\nHost: gatehouse.test\r\n" +
+    `Authorization: Bearer ${harness.key}\r\nContent-Type: application/json\r\n` +
+    "Content-Length: 1000\r\nx-request-id: left-mid-body\r\n\r\n";
+  await connection.write(new TextEncoder().encode(`${head}{"model":"gpt-5","messages":`));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  connection.close();
+  await waitFor(() => harness.rows.length > rows);
+  assert.equal(harness.rows.length, rows + 1, "one row");
+  const row = harness.rows[rows]!;
+  assert.equal(row.outcome, "client_disconnect");
+  assert.equal(row.requestId, "left-mid-body");
+  assert.equal(row.attempts, 0);
+  assert.deepEqual(errorLines(harness, logs), [], "no error line");
+});
+
 Deno.test("error logs: close", async () => {
   await server.close();
   await harness.close();

@@ -171,6 +171,40 @@ Deno.test("/v1/usage counts requests per outcome, every outcome present", async 
   assert.equal(report.totals.requests, demo.rows.length);
 });
 
+Deno.test("x-request-id: every kind of answer carries the client's id, streams and forwarded errors included", async () => {
+  const id = { "x-request-id": "sweep-0000-id" };
+  const auth = { authorization: `Bearer ${demo.key}`, ...id };
+  const hi = [{ role: "user", content: "Hi" }];
+  const calls: Array<[string, string, unknown]> = [
+    ["GET", "/v1/models", undefined],
+    ["GET", "/v1/usage", undefined],
+    ["POST", "/v1/chat/completions", { model: "gpt-5", messages: hi }],
+    ["POST", "/v1/chat/completions", { model: "gpt-5", messages: hi, stream: true }],
+    ["POST", "/v1/messages", { model: "gpt-5", max_tokens: 16, messages: hi }],
+    ["POST", "/v1/messages", {
+      model: "claude-sonnet-5",
+      max_tokens: 16,
+      messages: hi,
+      stream: true,
+    }],
+    ["POST", "/v1/responses", { model: "claude-sonnet-5", input: "Hi", stream: true }],
+    ["POST", COUNT, { model: "gpt-5", messages: hi }],
+    ["POST", IMAGES, { model: "gpt-image-1", prompt: "an otter" }],
+  ];
+  for (const [method, path, json] of calls) {
+    const response = await demo.request(path, { method, headers: auth, json });
+    assert.equal(response.status, 200, `${method} ${path}`);
+    assert.equal(response.headers.get("x-request-id"), "sweep-0000-id", `${method} ${path}`);
+    await response.body?.cancel();
+  }
+  upstream.mode = "status_500";
+  const forwarded = await post("/v1/chat/completions", { model: "gpt-5", messages: hi }, id);
+  assert.equal(forwarded.status, 500);
+  assert.equal(forwarded.headers.get("x-request-id"), "sweep-0000-id");
+  await forwarded.body?.cancel();
+  upstream.mode = "ok";
+});
+
 Deno.test("other routes: close", async () => {
   await server.close();
   await harness.close();
