@@ -19,7 +19,8 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
   return withLifecycle(deps, request, false, async (life) => {
     const model = resolveModel(deps.catalog, request.body.model, "count_tokens");
     life.resolved(model, {});
-    await life.admit();
+    const admitted = life.admit();
+    if (admitted) await admitted;
     const exchange = { ...request, deps, model, life };
     if (model.provider.kind === "anthropic") {
       const codec = upstreamCodec("anthropic_messages", { providerName: model.provider.name });

@@ -68,7 +68,8 @@ export function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Respo
   return withLifecycle(deps, request, request.body.stream === true, async (life) => {
     const model = resolveModel(deps.catalog, request.body.model, USE[request.clientWire]);
     life.resolved(model);
-    await life.admit();
+    const admitted = life.admit();
+    if (admitted) await admitted;
     return await deliver({ ...request, deps, model, life });
   });
 }

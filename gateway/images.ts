@@ -15,7 +15,8 @@ export function handleImages(deps: GatewayDeps, request: RouteRequest): Promise<
   return withLifecycle(deps, request, false, async (life) => {
     const model = resolveModel(deps.catalog, request.body.model, "images");
     life.resolved(model);
-    await life.admit();
+    const admitted = life.admit();
+    if (admitted) await admitted;
     return await passthrough(
       { deps, life, model, body: request.body, signal: request.signal },
       createImagesCodec(model.provider.name),

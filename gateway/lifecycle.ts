@@ -96,17 +96,25 @@ export class Lifecycle {
     this.#provider = model.provider.name;
   }
 
-  /** Admit: asks the admitter; throws its refusal. */
-  async admit(): Promise<void> {
+  /** Admit: asks the admitter; throws its refusal. A promise only when the admitter answers
+   * with one (a shared store's limits): admitting everything costs no turn of the event loop. */
+  admit(): Promise<void> | undefined {
     this.#stage = "admit";
     const admitter = this.#deps.admitter ?? admitEverything;
-    this.#admission = await admitter.admit({
+    const admission = admitter.admit({
       requestId: this.requestId,
       key: this.#request.key,
       model: this.model,
       route: this.#request.route,
       body: this.#request.body,
       stream: this.#stream,
+    });
+    if (!(admission instanceof Promise)) {
+      this.#admission = admission;
+      return undefined;
+    }
+    return admission.then((held) => {
+      this.#admission = held;
     });
   }
 

@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { GatewayError } from "../core/errors.ts";
+import { makeHarness } from "../tests/harness.ts";
+import type { Admitter, Spent } from "./admission.ts";
+import { Lifecycle, withLifecycle } from "./lifecycle.ts";
+
+/** A lifecycle over a demo gateway whose admitter is `admitter`; rows as written. */
+async function setUp(admitter?: Admitter) {
+  const harness = await makeHarness({ admitter });
+  const key = (await harness.deps.store.listKeys())[0]!;
+  const request = {
+    route: "/v1/chat/completions",
+    body: { model: "gpt-5" },
+    signal: new AbortController().signal,
+    key,
+  };
+  const model = harness.deps.catalog.resolve("gpt-5");
+  if (model === null) throw new Error("the demo catalog has gpt-5");
+  return { harness, request, model };
+}
+
+for (const kind of ["sync", "async"] as const) {
+  Deno.test(`Lifecycle: a ${kind} admitter's hold is released once, with what was spent`, async () => {
+    const released: Spent[] = [];
+    const hold = { release: (spent: Spent) => void released.push(spent) };
+    const admitter: Admitter = { admit: () => kind === "sync" ? hold : Promise.resolve(hold) };
+    const { harness, request, model } = await setUp(admitter);
+    try {
+      const life = new Lifecycle(harness.deps, request, false);
+      life.resolved(model);
+      const admitted = life.admit();
+      assert.equal(admitted === undefined, kind === "sync", "a promise only for an async admitter");
+      await admitted;
+      life.add({ inputTokens: 10, outputTokens: 5 });
+      life.answered(200);
+      life.answered(200);
+      life.fail(new Error("late"));
+      assert.equal(released.length, 1);
+      assert.equal(released[0]!.outcome, "ok");
+      assert.equal(released[0]!.usage.outputTokens, 5);
+      assert.equal(harness.rows.length, 1, "one row, whatever is said after the settle");
+    } finally {
+      await harness.close();
+    }
+  });
+}
+
+Deno.test("Lifecycle: an admitter's refusal settles the request as rejected with its status", async () => {
+  const admitter: Admitter = {
+    admit: () => Promise.reject(new GatewayError("rate_limit", 429, "Slow down.")),
+  };
+  const { harness, request, model } = await setUp(admitter);
+  try {
+    await assert.rejects(
+      withLifecycle(harness.deps, request, false, async (life) => {
+        life.resolved(model);
+        await life.admit();
+        throw new Error("not reached");
+      }),
+      /Slow down/,
+    );
+    assert.equal(harness.rows.length, 1);
+    assert.equal(harness.rows[0]!.outcome, "rejected");
+    assert.equal(harness.rows[0]!.status, 429);
+    assert.equal(harness.rows[0]!.attempts, 0);
+  } finally {
+    await harness.close();
+  }
+});
+
+Deno.test("Lifecycle: an admitter whose release throws still leaves the row", async () => {
+  const admitter: Admitter = {
+    admit: () => ({
+      release: () => {
+        throw new Error("release broke");
+      },
+    }),
+  };
+  const { harness, request, model } = await setUp(admitter);
+  try {
+    const life = new Lifecycle(harness.deps, request, false);
+    life.resolved(model);
+    life.admit();
+    life.answered(200);
+    assert.equal(harness.rows.length, 1);
+    assert.ok(harness.logs.some((line) => line.message === "releasing the admission failed"));
+  } finally {
+    await harness.close();
+  }
+});
