@@ -12,7 +12,7 @@ Deno.test("migrate: creates the tables and index once; rerunning changes nothing
     "SELECT name FROM sqlite_schema WHERE type IN ('table', 'index') " +
       "AND name NOT LIKE 'sqlite_%' ORDER BY name",
   ).all().map((row) => row.name);
-  assert.deepEqual(names, ["api_keys", "responses", "usage", "usage_key_time", "usage_request"]);
+  assert.deepEqual(names, ["api_keys", "responses", "usage", "usage_key_time"]);
   const indexed = db.prepare("PRAGMA index_info(usage_key_time)").all().map((row) => row.name);
   assert.deepEqual(indexed, ["key_id", "time"]);
   db.close();
