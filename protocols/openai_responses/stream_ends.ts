@@ -28,6 +28,12 @@ export function responsesStreamEnds(): StreamEnds {
   return {
     pattern: /"response\.(created|completed|incomplete|failed)"|"type"\s*:\s*"error"/,
     see(event) {
+      // A named terminal event needs no parse (response.completed carries the whole output,
+      // and the usage tap parses it already).
+      if (event.event === "response.completed" || event.event === "response.incomplete") {
+        return "finish";
+      }
+      if (event.event === "response.failed" || event.event === "error") return "error";
       let payload: { type?: unknown; response?: unknown } | null;
       try {
         payload = JSON.parse(event.data);
