@@ -19,7 +19,7 @@ let prepared: Promise<RealClients> | undefined;
 export function realClients(): Promise<RealClients> {
   prepared ??= installClients().then((clients) => {
     if (!clients.ready) {
-      const then = installRequired() ? "fail (CI is set)" : "are skipped";
+      const then = installRequired(Deno.env.get("CI")) ? "fail (CI is set)" : "are skipped";
       console.error(
         `tests/clients: the real-client tests ${then}: ${clients.reason}; ` +
           `enable with: ${clients.enable}`,
@@ -32,9 +32,7 @@ export function realClients(): Promise<RealClients> {
 
 /** Whether unavailable clients fail the tests instead of skipping them: when `ci` (the `CI`
  * variable) is set to anything but "", "0" or "false". */
-export function installRequired(
-  ci: string | undefined = Deno.env.get("CI"),
-): boolean {
+export function installRequired(ci: string | undefined): boolean {
   return ci !== undefined &&
     !["", "0", "false"].includes(ci.trim().toLowerCase());
 }
@@ -73,7 +71,14 @@ export function clientTest(
   name: string,
   fn: (binaries: ClientBinaries) => Promise<void>,
 ): void {
-  Deno.test(clientTestDefinition(clients, name, fn, installRequired()));
+  Deno.test(
+    clientTestDefinition(
+      clients,
+      name,
+      fn,
+      installRequired(Deno.env.get("CI")),
+    ),
+  );
 }
 
 /** What a client run printed. */
