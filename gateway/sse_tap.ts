@@ -38,11 +38,24 @@ const CR = 0x0d;
 
 /** Where the text after the last complete event starts; 0 when no event is complete. */
 function afterLastEvent(text: string): number {
-  const after = (separator: string) => {
-    const index = text.lastIndexOf(separator);
-    return index === -1 ? 0 : index + separator.length;
-  };
-  return Math.max(after("\n\n"), after("\r\r"), after("\r\n\r\n"));
+  // One backward scan that stops at the last boundary: upstreams flush whole events, so it
+  // usually stops at once (three lastIndexOf calls scanned a whole chunk for the separators a
+  // stream does not use).
+  for (let i = text.length - 1; i > 0; i--) {
+    const code = text.charCodeAt(i);
+    if (code === LF) {
+      const before = text.charCodeAt(i - 1);
+      if (before === LF) return i + 1;
+      if (
+        before === CR && i >= 3 && text.charCodeAt(i - 2) === LF && text.charCodeAt(i - 3) === CR
+      ) {
+        return i + 1;
+      }
+    } else if (code === CR && text.charCodeAt(i - 1) === CR) {
+      return i + 1;
+    }
+  }
+  return 0;
 }
 
 /** The same for bytes. Upstreams flush whole events, so the scan usually stops at once. */
@@ -98,8 +111,14 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
     const cut = end - heldTail.length;
     const head = cut === chunk.length ? chunk : chunk.subarray(0, cut);
     out.enqueue(held.length === 0 ? head : concatBytes([...held, head]));
-    held = cut === chunk.length ? [] : [chunk.subarray(cut)];
-    heldTail = chunk.subarray(Math.max(cut, chunk.length - 3));
+    // Upstreams flush whole events: usually nothing is left to hold, and nothing is allocated.
+    if (cut === chunk.length) {
+      held.length = 0;
+      heldTail = NO_BYTES;
+    } else {
+      held = [chunk.subarray(cut)];
+      heldTail = chunk.subarray(Math.max(cut, chunk.length - 3));
+    }
   };
 
   return {
@@ -119,7 +138,8 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       pieces.push(piece.slice(0, cut));
       const text = pieces.join("");
       const rest = piece.slice(cut);
-      pieces = rest.length > 0 ? [rest] : [];
+      pieces.length = 0;
+      if (rest.length > 0) pieces.push(rest);
       pendingTail = rest.slice(-SEAM);
       const matched = pendingMatched;
       pendingMatched = options.interesting ? options.interesting.test(rest) : false;
