@@ -10,7 +10,7 @@ import type { ResolvedModel } from "../catalog/catalog.ts";
 import { GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { Wire } from "../core/request.ts";
 import { bodyReaderOf, type UpstreamResponse } from "../http1/response.ts";
-import type { ForwardCodec } from "../protocols/codec.ts";
+import type { ForwardCodec, TextTest } from "../protocols/codec.ts";
 import { isUsageOnlyChunk, USAGE_OBJECT } from "../protocols/openai_chat/mod.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import type { SseEvent } from "../sse/parse_sse.ts";
@@ -41,15 +41,17 @@ export interface Forwarding {
   search?: string;
 }
 
-/** The tap's pattern per wire: usage objects and the events that end a stream. */
-const interestingByWire = new Map<string, RegExp>();
+/** The tap's test per wire: usage objects and the events that end a stream, as two tests (one
+ * pattern with both as alternatives scanned every chunk about 40% slower). */
+const interestingByWire = new Map<string, TextTest>();
 
-function interestingFor(wire: string, ends: RegExp): RegExp {
-  let pattern = interestingByWire.get(wire);
-  if (pattern === undefined) {
-    interestingByWire.set(wire, pattern = new RegExp(`${USAGE_OBJECT.source}|${ends.source}`));
+function interestingFor(wire: string, ends: TextTest): TextTest {
+  let interesting = interestingByWire.get(wire);
+  if (interesting === undefined) {
+    interesting = { test: (text) => USAGE_OBJECT.test(text) || ends.test(text) };
+    interestingByWire.set(wire, interesting);
   }
-  return pattern;
+  return interesting;
 }
 
 const FIRST_ID = /"id"\s*:\s*"([^"]{1,200})"/;

@@ -12,6 +12,7 @@
  */
 import { concatBytes } from "../core/bytes.ts";
 import type { Step } from "../core/step.ts";
+import type { TextTest } from "../protocols/codec.ts";
 import { parseEventBlock, type SseEvent } from "../sse/parse_sse.ts";
 import type { BodyChunk } from "./metered_body.ts";
 
@@ -24,8 +25,8 @@ export interface TapOptions {
   keep?: (event: SseEvent) => boolean;
   /** Matches the text of every event `observe` needs and of every event `keep` may reject:
    * the complete events of a chunk with no match are passed on without being split or parsed.
-   * A non-global pattern. */
-  interesting?: RegExp;
+   * A non-global pattern, or a test built of several. */
+  interesting?: TextTest;
   /** Called once at the end, after the last complete event was observed, with the text of the
    * last run of complete events forwarded that carried data: null when the stream reached its
    * terminal event, else the text that ends it for the client (the wire's terminal error). */

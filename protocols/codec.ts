@@ -42,10 +42,16 @@ export interface UpstreamCall {
   body: unknown;
 }
 
+/** Something that says whether a text holds what it looks for (a non-global `RegExp` is one). */
+export interface TextTest {
+  test(text: string): boolean;
+}
+
 /** How a passthrough sees a stream of one wire end (one per stream: it may keep state). */
 export interface StreamEnds {
-  /** Matches the text of every event {@link see} needs (a non-global pattern). */
-  readonly pattern: RegExp;
+  /** Matches the text of every event {@link see} needs (a non-global pattern, or a test built
+   * of several: one regular expression with alternatives scans text several times slower). */
+  readonly pattern: TextTest;
   /** Reads an event: `finish` for the wire's clean end, `error` for an error event that ends
    * the stream, null for any other event. */
   see(event: SseEvent): "finish" | "error" | null;
