@@ -37,30 +37,9 @@ const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** Where the text after the last complete event starts; 0 when no event is complete. */
-function afterLastEvent(text: string): number {
-  // One backward scan that stops at the last boundary: upstreams flush whole events, so it
-  // usually stops at once (three lastIndexOf calls scanned a whole chunk for the separators a
-  // stream does not use).
-  for (let i = text.length - 1; i > 0; i--) {
-    const code = text.charCodeAt(i);
-    if (code === LF) {
-      const before = text.charCodeAt(i - 1);
-      if (before === LF) return i + 1;
-      if (
-        before === CR && i >= 3 && text.charCodeAt(i - 2) === LF && text.charCodeAt(i - 3) === CR
-      ) {
-        return i + 1;
-      }
-    } else if (code === CR && text.charCodeAt(i - 1) === CR) {
-      return i + 1;
-    }
-  }
-  return 0;
-}
-
-/** The same for bytes. Upstreams flush whole events, so the scan usually stops at once. */
-function afterLastEventBytes(bytes: Uint8Array): number {
+/** Where the bytes after the last complete event start; 0 when no event is complete.
+ * Upstreams flush whole events, so the backward scan usually stops at once. */
+function afterLastEvent(bytes: Uint8Array): number {
   for (let i = bytes.length - 1; i > 0; i--) {
     const byte = bytes[i];
     if (byte === LF && bytes[i - 1] === LF) return i + 1;
@@ -74,22 +53,17 @@ function afterLastEventBytes(bytes: Uint8Array): number {
   return 0;
 }
 
-/** How far back a match of `interesting` or an event boundary may start in the text already
- * held: enough for the patterns' few dozen characters (and a boundary's four). */
-const SEAM = 64;
 const NO_BYTES = new Uint8Array(0);
 
-/** The tap for one stream, as a step: each upstream chunk in, its complete events out. Every
- * byte is scanned a bounded number of times, so an event arriving in many chunks (a Responses
- * event carrying a whole image) costs time in proportion to its size. */
+/** The tap for one stream, as a step: each upstream chunk in, its complete events out. The
+ * unfinished event is held as bytes and only each new chunk (with the three bytes before it) is
+ * scanned for a boundary; a completed run of events is decoded and tested once. So every byte is
+ * handled a bounded number of times, and an event arriving in many chunks (a Responses event
+ * carrying a whole image) costs time in proportion to its size. A run ends at an event boundary,
+ * an ASCII byte, so it never splits a UTF-8 character. */
 export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
   const decoder = new TextDecoder();
-  /** The unfinished event's text, in pieces, and its last characters. */
-  let pieces: string[] = [];
-  let pendingTail = "";
-  /** Whether `interesting` matched the unfinished event's text so far. */
-  let pendingMatched = false;
-  /** The unfinished event's bytes (forwarding without a filter), and their last bytes. */
+  /** The unfinished event's bytes, and their last three (a boundary may straddle chunks). */
   let held: Uint8Array[] = [];
   let heldTail: Uint8Array = NO_BYTES;
   let lastEvents = "";
@@ -101,17 +75,19 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
     return options.keep ? options.keep(event) : true;
   };
 
-  const forwardWhole = (chunk: Uint8Array, out: { enqueue(chunk: BodyChunk): void }) => {
+  /** The complete events `chunk` finishes, as bytes (null when it finishes none); the rest is
+   * held for the next chunk. */
+  const completed = (chunk: Uint8Array): Uint8Array | null => {
     const seam = heldTail.length === 0 ? chunk : concatBytes([heldTail, chunk]);
-    const end = afterLastEventBytes(seam);
+    const end = afterLastEvent(seam);
     if (end === 0) {
       held.push(chunk);
       heldTail = seam.subarray(Math.max(0, seam.length - 3));
-      return;
+      return null;
     }
     const cut = end - heldTail.length;
     const head = cut === chunk.length ? chunk : chunk.subarray(0, cut);
-    out.enqueue(held.length === 0 ? head : concatBytes([...held, head]));
+    const run = held.length === 0 ? head : concatBytes([...held, head]);
     // Upstreams flush whole events: usually nothing is left to hold, and nothing is allocated.
     if (cut === chunk.length) {
       held.length = 0;
@@ -120,36 +96,21 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       held = [chunk.subarray(cut)];
       heldTail = chunk.subarray(Math.max(cut, chunk.length - 3));
     }
+    return run;
   };
 
   return {
     transform(chunk, out) {
-      if (!options.keep) forwardWhole(chunk, out);
-      const piece = decoder.decode(chunk, { stream: true });
-      const local = pendingTail + piece;
-      if (options.interesting && !pendingMatched) pendingMatched = options.interesting.test(local);
-      const end = afterLastEvent(local);
-      if (end === 0) {
-        pieces.push(piece);
-        pendingTail = local.slice(-SEAM);
-        return;
-      }
-      // The completed run: the unfinished event's pieces and this piece up to its last boundary.
-      const cut = end - pendingTail.length;
-      pieces.push(piece.slice(0, cut));
-      const text = pieces.join("");
-      const rest = piece.slice(cut);
-      pieces.length = 0;
-      if (rest.length > 0) pieces.push(rest);
-      pendingTail = rest.slice(-SEAM);
-      const matched = pendingMatched;
-      pendingMatched = options.interesting ? options.interesting.test(rest) : false;
+      const run = completed(chunk);
+      if (run === null) return;
+      const text = decoder.decode(run);
       if (text.includes("data:")) lastEvents = text;
-      if (options.interesting && !matched) {
-        // No event here is of interest: pass them on whole.
-        if (options.keep) out.enqueue(text);
+      if (options.interesting && !options.interesting.test(text)) {
+        // No event here is of interest: the bytes go on as they came.
+        out.enqueue(run);
         return;
       }
+      if (!options.keep) out.enqueue(run);
       let start = 0;
       let kept = "";
       BOUNDARY.lastIndex = 0;
@@ -164,8 +125,7 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       if (kept) out.enqueue(kept);
     },
     flush(out) {
-      const rest = pieces.join("") + decoder.decode();
-      pieces = [];
+      const rest = held.length === 0 ? "" : decoder.decode(concatBytes(held));
       held = [];
       // A last event with no blank line after it is forwarded only when it is the stream's own
       // terminal event (a server that leaves out the final blank line); an event the upstream cut
