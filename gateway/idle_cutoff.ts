@@ -26,7 +26,8 @@ export function streamIdleTimeout(provider: string, ms: number): GatewayError {
  * `ms` ended by `onIdle` and a cancel of the source (whose pending read then settles: a closed
  * connection, a cancelled stream). Only time spent waiting on a read counts: a slow client that
  * holds the body back is not upstream silence. One coarse shared deadline per stream, re-armed
- * only when it fires early, so a chunk costs a timestamp, not a timer or a promise. */
+ * only when it fires early, so a chunk costs two timestamps and this wrapper's await, not a timer
+ * of its own. */
 export function idleCutoff<T>(
   reader: ChunkReader<T>,
   ms: number,

@@ -72,11 +72,6 @@ export class Lifecycle {
     return headers;
   }
 
-  /** The stage the request is in. */
-  get stage(): Stage {
-    return this.#stage;
-  }
-
   /** The resolved model; only after {@link resolved}. */
   get model(): ResolvedModel {
     if (this.#model === null) throw new Error("the lifecycle has no model before resolve");

@@ -47,7 +47,7 @@ export function streamOutcome(error: GatewayError): Outcome {
 }
 
 /** The outcome an upstream failure stands for. */
-export function upstreamOutcome(error: GatewayError): Outcome {
+function upstreamOutcome(error: GatewayError): Outcome {
   if (error.code === STREAM_INCOMPLETE) return "upstream_cut";
   if (error.kind === "timeout") return "timeout";
   return "upstream_error";

@@ -30,6 +30,11 @@ export async function handOver(c: Context<AppEnv>, route: string): Promise<Route
   // Last, after anything that could throw: nothing is left between this mark and the
   // handler's `withLifecycle`.
   c.set("handedOver", true);
+  return requestOf(c, route, body);
+}
+
+/** The request on canonical `route` with `body`, as the gateway takes it. */
+function requestOf(c: Context<AppEnv>, route: string, body: Record<string, unknown>): RouteRequest {
   return {
     route,
     body,
@@ -56,13 +61,6 @@ export function settleRefusal(deps: GatewayDeps, c: Context<AppEnv>, error: unkn
   const spec = refusedModelRequest(c);
   if (spec === null) return false;
   const body = c.get("body") ?? {};
-  const request: RouteRequest = {
-    route: spec.route.path,
-    body,
-    signal: c.req.raw.signal,
-    key: c.get("key"),
-    requestId: c.get("requestId"),
-  };
-  new Lifecycle(deps, request, body.stream === true).fail(error);
+  new Lifecycle(deps, requestOf(c, spec.route.path, body), body.stream === true).fail(error);
   return true;
 }
