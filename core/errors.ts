@@ -15,6 +15,9 @@ export type ErrorKind =
   | "method_not_allowed"
   | "request_too_large"
   | "rate_limit"
+  /** A spending budget is used up (OpenAI `insufficient_quota`; Anthropic has no own type:
+   * `rate_limit_error`). */
+  | "quota"
   | "upstream"
   | "overloaded"
   | "unavailable"

@@ -6,6 +6,7 @@
  * @module
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
+import type { GatewayError } from "../core/errors.ts";
 import type { Usage } from "../core/response.ts";
 import type { KeyRecord, Outcome } from "../store/store.ts";
 
@@ -18,6 +19,8 @@ export interface AdmissionRequest {
   route: string;
   body: Record<string, unknown>;
   stream: boolean;
+  /** The request body's size in bytes when known (the input estimate's basis), else null. */
+  bodyBytes: number | null;
 }
 
 /** What a request turned out to spend, handed back when its reservation is released. */
@@ -28,8 +31,26 @@ export interface Spent {
   outcome: Outcome;
 }
 
+/** What a streamed response has cost so far, as the budget watch sees it. */
+export interface Flowing {
+  /** Input tokens (the upstream's figure once it gave one, else the admission's estimate) and
+   * output tokens delivered so far (metered from the stream when the upstream has not said). */
+  usage: Usage;
+  /** US dollars for that usage at the model's price. */
+  cost: number;
+}
+
 /** An admitted request's hold on its limits; released once, by settle. */
 export interface Admission {
+  /** Rate-limit headers for the response (`x-ratelimit-*` on OpenAI routes,
+   * `anthropic-ratelimit-*` on Messages routes); absent when the key has no rate limits. */
+  readonly headers?: Record<string, string>;
+  /** Present when the request's spend must be watched while it streams (a budget applies):
+   * called as output flows; returns the error to end the stream with once the budget is
+   * reached, else null. */
+  watch?(flowing: Flowing): GatewayError | null;
+  /** The input-token estimate made at admission (0 when none was needed). */
+  readonly inputEstimate?: number;
   release(spent: Spent): void;
 }
 

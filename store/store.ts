@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { Policy } from "../governance/policy.ts";
+
 /** A stored API key, without its secret. */
 export interface KeyRecord {
   id: string;
@@ -13,7 +15,55 @@ export interface KeyRecord {
   createdAt: number;
   revokedAt: number | null;
   lastUsedAt: number | null;
+  /** May call the admin routes (and every model route). */
+  admin: boolean;
+  /** The team the key belongs to, by id, or null. */
+  team: string | null;
+  /** The key's own policy (`{}`: no limits). */
+  policy: Policy;
+  /** The team's policy, read with the key (null without a team). */
+  teamPolicy: Policy | null;
+  /** When the secret was last rotated, or null. */
+  rotatedAt: number | null;
+  /** Until when the secret before the last rotation is still accepted, or null. */
+  previousValidUntil: number | null;
 }
+
+/** A team: a policy shared by its keys, on top of their own. */
+export interface TeamRecord {
+  /** The team's name, which is its id (`[a-z0-9][a-z0-9_.-]*`). */
+  id: string;
+  policy: Policy;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What a new key carries besides its name. */
+export interface NewKey {
+  name: string;
+  admin?: boolean;
+  team?: string | null;
+  policy?: Policy;
+}
+
+/** A change to a key; absent fields stay as they are. */
+export interface KeyPatch {
+  name?: string;
+  admin?: boolean;
+  team?: string | null;
+  policy?: Policy;
+}
+
+/** Why a presented key was refused, when its secret matched a stored one (an unknown or wrong
+ * key is `unknown`: nothing about a key is told to someone who does not hold it). */
+export type KeyRefusal =
+  | { reason: "unknown" }
+  | { reason: "revoked"; at: number }
+  | { reason: "expired"; at: number }
+  | { reason: "rotated"; at: number };
+
+/** The verdict on a presented key. */
+export type KeyCheck = { record: KeyRecord } | KeyRefusal;
 
 /** How a request ended, as the ledger records it (ARCHITECTURE.md, "Outcomes"). */
 export const OUTCOMES = [
@@ -80,15 +130,26 @@ export interface UsageTotals {
   outcomes: Record<Outcome, number>;
 }
 
-/** A usage query for one key over `[start, end)` (unix milliseconds). */
+/** A usage query over `[start, end)` (unix milliseconds): one key's, one team's keys', or (admin)
+ * everyone's when neither is given. */
 export interface UsageQuery {
-  keyId: string;
+  keyId?: string;
+  /** Keys currently in this team. */
+  team?: string;
   start: number;
   end: number;
-  groupBy?: "model" | "day";
+  groupBy?: "model" | "day" | "key" | "team";
 }
 
-/** A usage report. `groups` is present when grouped; `key` is the model id or `YYYY-MM-DD`. */
+/** Spend so far of a key or a team's keys since `start` (unix milliseconds). */
+export interface SpendQuery {
+  keyId?: string;
+  team?: string;
+  start: number;
+}
+
+/** A usage report. `groups` is present when grouped; `key` is the model id, `YYYY-MM-DD`, key id
+ * or team id (`""` for keys without a team). */
 export interface UsageReport {
   totals: UsageTotals;
   groups?: Array<{ key: string } & UsageTotals>;
@@ -103,18 +164,43 @@ export interface StoredResponse {
   createdAt: number;
 }
 
-/** Everything gatehouse persists. Implementations must be safe for concurrent requests. */
+/** Everything gatehouse persists. Implementations must be safe for concurrent requests.
+ *
+ * Key and team changes made through any store on the same database (another process: the CLI,
+ * another instance) are seen by `checkKey` within one second. */
 export interface Store {
-  /** Creates a key; returns the record and the full secret, which is never stored. */
-  createKey(name: string): Promise<{ record: KeyRecord; key: string }>;
+  /** Creates a key (a bare name: no policy); returns the record and the full secret, which is
+   * never stored. Throws when the named team does not exist. */
+  createKey(key: string | NewKey): Promise<{ record: KeyRecord; key: string }>;
   listKeys(): Promise<KeyRecord[]>;
+  /** One key by id, revoked ones included; null when none. */
+  getKey(id: string): Promise<KeyRecord | null>;
+  /** Changes a key; the new record, or null when no such key. Throws when the named team does
+   * not exist. */
+  updateKey(id: string, patch: KeyPatch): Promise<KeyRecord | null>;
   /** Revokes by id; false when no such key. */
   revokeKey(id: string): Promise<boolean>;
-  /** Verifies a presented key in constant time; the live record or null. */
+  /** Issues a new secret for key `id` (same id, policies and history); the old secret keeps
+   * working for `graceMs`. Null when no such key or it is revoked. */
+  rotateKey(id: string, graceMs: number): Promise<{ record: KeyRecord; key: string } | null>;
+  /** Checks a presented key in constant time: the live record, or why it is refused. */
+  checkKey(presented: string): Promise<KeyCheck>;
+  /** The live record of a presented key, or null ({@link checkKey} without the reason). */
   verifyKey(presented: string): Promise<KeyRecord | null>;
   countKeys(): Promise<number>;
+  /** Creates a team; throws when the id is taken or malformed. */
+  createTeam(id: string, policy: Policy): Promise<TeamRecord>;
+  listTeams(): Promise<TeamRecord[]>;
+  getTeam(id: string): Promise<TeamRecord | null>;
+  /** Replaces a team's policy; null when no such team. */
+  updateTeam(id: string, policy: Policy): Promise<TeamRecord | null>;
+  /** Deletes a team; false when none. Throws when keys still belong to it. */
+  deleteTeam(id: string): Promise<boolean>;
   recordUsage(record: UsageRecord): Promise<void>;
   usageReport(query: UsageQuery): Promise<UsageReport>;
+  /** US dollars recorded since `query.start` for one key or one team's keys (rows still queued
+   * for writing included). */
+  spend(query: SpendQuery): Promise<number>;
   saveResponse(response: StoredResponse): Promise<void>;
   /** The response if it exists and belongs to `keyId`. */
   loadResponse(id: string, keyId: string): Promise<StoredResponse | null>;

@@ -23,6 +23,7 @@ export function anthropicErrorType(kind: ErrorKind): string {
     case "request_too_large":
       return "request_too_large";
     case "rate_limit":
+    case "quota":
       return "rate_limit_error";
     case "overloaded":
       return "overloaded_error";

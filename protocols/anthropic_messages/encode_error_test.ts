@@ -11,6 +11,7 @@ Deno.test("anthropicErrorType maps every kind", () => {
     ["not_found", "not_found_error"],
     ["request_too_large", "request_too_large"],
     ["rate_limit", "rate_limit_error"],
+    ["quota", "rate_limit_error"],
     ["overloaded", "overloaded_error"],
     ["timeout", "timeout_error"],
     ["upstream", "api_error"],

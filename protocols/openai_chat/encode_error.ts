@@ -20,6 +20,7 @@ export interface OpenAIErrorBody {
  * | authentication                                | authentication_error    | `invalid_api_key`     |
  * | permission                                    | permission_error        | —                     |
  * | rate_limit                                    | rate_limit_error        | `rate_limit_exceeded` |
+ * | quota                                         | insufficient_quota      | `insufficient_quota`  |
  * | upstream, overloaded, unavailable, timeout    | server_error            | `upstream_error`, `overloaded`, `service_unavailable`, `timeout` |
  * | api                                           | api_error               | —                     |
  *
@@ -39,6 +40,8 @@ export function openaiErrorType(kind: ErrorKind): { type: string; code: string |
       return { type: "permission_error", code: null };
     case "rate_limit":
       return { type: "rate_limit_error", code: "rate_limit_exceeded" };
+    case "quota":
+      return { type: "insufficient_quota", code: "insufficient_quota" };
     case "upstream":
       return { type: "server_error", code: "upstream_error" };
     case "overloaded":

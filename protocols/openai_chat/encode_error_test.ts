@@ -32,6 +32,7 @@ Deno.test("openaiErrorType maps every error kind", () => {
     authentication: ["authentication_error", "invalid_api_key"],
     permission: ["permission_error", null],
     rate_limit: ["rate_limit_error", "rate_limit_exceeded"],
+    quota: ["insufficient_quota", "insufficient_quota"],
     upstream: ["server_error", "upstream_error"],
     overloaded: ["server_error", "overloaded"],
     unavailable: ["server_error", "service_unavailable"],

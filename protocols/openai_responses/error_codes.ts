@@ -84,6 +84,8 @@ function codeOfKind(kind: ErrorKind): string {
   switch (kind) {
     case "rate_limit":
       return "rate_limit_exceeded";
+    case "quota":
+      return "insufficient_quota";
     case "invalid_request":
     case "request_too_large":
       return "invalid_prompt";
