@@ -42,6 +42,8 @@ export interface Harness {
   app: ReturnType<typeof createApp>;
   deps: GatewayDeps;
   key: string;
+  /** An admin key (may call the admin routes and every model route). */
+  adminKey: string;
   logs: ReturnType<typeof memoryLogger>["lines"];
   /** Every ledger row the gateway wrote, in order (also written to the store). */
   rows: UsageRecord[];
@@ -57,6 +59,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
   const catalog = options.catalog ?? await loadCatalog({ demo: options.demo ?? true, env });
   const sqlite = openSqliteStore(":memory:");
   const { key } = await sqlite.createKey("test");
+  const { key: adminKey } = await sqlite.createKey({ name: "admin", admin: true });
   const rows: UsageRecord[] = [];
   const recordUsage = (row: UsageRecord) => {
     rows.push(row);
@@ -87,6 +90,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     app,
     deps,
     key,
+    adminKey,
     logs: log.lines,
     rows,
     request(path, init = {}) {
