@@ -24,6 +24,8 @@ export interface AnthropicListOptions {
   afterId?: string;
   /** Return the page right before this id (an alias is accepted). */
   beforeId?: string;
+  /** Only models the caller may use. */
+  allowed?: Allowed;
 }
 
 /** Which body shape a models request gets: Anthropic clients send `anthropic-version`. */
@@ -45,20 +47,34 @@ export function ownedBy(provider: ResolvedProvider): string {
   }
 }
 
+/** Whether the caller may use a model id (or a pattern, by its pattern text): a key's policy
+ * lists only what the key may call. */
+export type Allowed = (id: string) => boolean;
+
+const ANY: Allowed = () => true;
+
 /** `GET /v1/models`, OpenAI shape: listed models, patterns beside them, set-up defaults. */
-export function openaiModelList(catalog: Catalog): OpenAIModelList {
+export function openaiModelList(catalog: Catalog, allowed: Allowed = ANY): OpenAIModelList {
   return {
     object: "list",
-    data: catalog.listed().map((entry) => toOpenAIModel(catalog, entry)),
-    patterns: catalog.patterns().map((pattern) => patternObject(catalog, pattern)),
+    data: catalog.listed().filter((entry) => allowed(entry.id)).map((entry) =>
+      toOpenAIModel(catalog, entry)
+    ),
+    patterns: catalog.patterns().filter((pattern) => allowed(pattern.pattern)).map((pattern) =>
+      patternObject(catalog, pattern)
+    ),
     setup_defaults: { ...catalog.setupDefaults },
   };
 }
 
 /** `GET /v1/models/{id}`, OpenAI shape. An alias returns its canonical model; an id that is
  * not listed (unknown, hidden, pattern-matched, provider without credentials) returns null. */
-export function openaiModelObject(catalog: Catalog, id: string): OpenAIModelObject | null {
-  const entry = listedEntry(catalog, id);
+export function openaiModelObject(
+  catalog: Catalog,
+  id: string,
+  allowed: Allowed = ANY,
+): OpenAIModelObject | null {
+  const entry = listedEntry(catalog, id, allowed);
   return entry === null ? null : toOpenAIModel(catalog, entry);
 }
 
@@ -75,7 +91,8 @@ export function anthropicModelList(
   if (options.afterId !== undefined && options.beforeId !== undefined) {
     throw invalidRequest("Send after_id or before_id, not both.", "before_id");
   }
-  const all = newestFirst(catalog.listed());
+  const allowed = options.allowed ?? ANY;
+  const all = newestFirst(catalog.listed().filter((entry) => allowed(entry.id)));
   let start = 0;
   let end = Math.min(limit, all.length);
   let hasMore = end < all.length;
@@ -98,8 +115,12 @@ export function anthropicModelList(
 }
 
 /** `GET /v1/models/{id}`, Anthropic shape; same rules as `openaiModelObject`. */
-export function anthropicModelObject(catalog: Catalog, id: string): AnthropicModelObject | null {
-  const entry = listedEntry(catalog, id);
+export function anthropicModelObject(
+  catalog: Catalog,
+  id: string,
+  allowed: Allowed = ANY,
+): AnthropicModelObject | null {
+  const entry = listedEntry(catalog, id, allowed);
   return entry === null ? null : toAnthropicModel(entry);
 }
 
@@ -141,9 +162,9 @@ function toAnthropicModel(entry: ModelEntry): AnthropicModelObject {
   };
 }
 
-function listedEntry(catalog: Catalog, id: string): ModelEntry | null {
+function listedEntry(catalog: Catalog, id: string, allowed: Allowed): ModelEntry | null {
   const entry = catalog.lookup(id);
-  return entry !== null && catalog.listed().includes(entry) ? entry : null;
+  return entry !== null && allowed(entry.id) && catalog.listed().includes(entry) ? entry : null;
 }
 
 /** Anthropic lists the most recently released models first; ties keep config order. */

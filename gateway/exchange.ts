@@ -39,6 +39,8 @@ export interface RouteRequest {
   key: KeyRecord;
   /** The request id the client is told (`x-request-id`); a fresh one when absent. */
   requestId?: string;
+  /** The JSON body's length when the route read it (the admission's input estimate). */
+  bodyBytes?: number | null;
 }
 
 /** A language-model request as the route handler hands it over. */

@@ -76,12 +76,21 @@ export function idleCutoff<T>(
 }
 
 /** Every streamed upstream body's reader: ends on a broken connection or on `idleMs` of silence,
- * the silence told to `life` first so the stream's terminal error names it. */
+ * the silence told to `life` first so the stream's terminal error names it; and, when a budget
+ * watches the stream, when the lifecycle cuts it (the connection closes: the provider stops). */
 export function upstreamStream<T>(
   body: ChunkReader<T>,
   life: Lifecycle,
   provider: string,
   idleMs: number,
 ): ChunkReader<T> {
-  return idleCutoff(body, idleMs, () => life.streamEnded(streamIdleTimeout(provider, idleMs)));
+  const reader = idleCutoff(
+    body,
+    idleMs,
+    () => life.streamEnded(streamIdleTimeout(provider, idleMs)),
+  );
+  if (life.metering) {
+    life.onCut(() => reader.cancel(new Error("the budget was reached")).catch(() => {}));
+  }
+  return reader;
 }

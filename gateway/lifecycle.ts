@@ -15,6 +15,7 @@ import type { Pricing } from "../catalog/schema.ts";
 import type { GatewayError } from "../core/errors.ts";
 import { randomId, REQUEST_ID_HEADER, requestIdFrom } from "../core/ids.ts";
 import { emptyUsage, type Usage } from "../core/response.ts";
+import { countTokens } from "gpt-tokenizer";
 import type { Outcome, UsageRecord } from "../store/store.ts";
 import { type Admission, admitEverything } from "./admission.ts";
 import { costOf } from "./cost.ts";
@@ -47,6 +48,10 @@ export class Lifecycle {
   /** What the delivered stream said last: a clean finish, or an error it ended with. */
   #streamEnd: "finish" | GatewayError | null = null;
   #admission: Admission | null = null;
+  /** Output tokens counted from the delivered stream (only while a budget watches it). */
+  #meteredOutput = 0;
+  /** Stops reading the upstream stream (set by `upstreamStream`). */
+  #cutUpstream: (() => void) | null = null;
   #settled = false;
 
   constructor(deps: GatewayDeps, request: RouteRequest, stream: boolean) {
@@ -63,12 +68,14 @@ export class Lifecycle {
   }
 
   /** Fresh headers for a response gatehouse builds for this request, carrying its
-   * `x-request-id`. (Set here, not added to the finished response: a response whose headers are
+   * `x-request-id` and the admission's rate-limit headers. (Set here, not added to the finished response: a response whose headers are
    * touched after it was built leaves Deno.serve's fast path, which cost a fifth of the
    * throughput of small JSON answers.) */
   responseHeaders(): Headers {
     const headers = new Headers();
     headers.set(REQUEST_ID_HEADER, this.requestId);
+    const limits = this.#admission?.headers;
+    if (limits) { for (const name in limits) headers.set(name, limits[name]!); }
     return headers;
   }
 
@@ -103,6 +110,7 @@ export class Lifecycle {
       route: this.#request.route,
       body: this.#request.body,
       stream: this.#stream,
+      bodyBytes: this.#request.bodyBytes ?? null,
     });
     if (!(admission instanceof Promise)) {
       this.#admission = admission;
@@ -131,6 +139,43 @@ export class Lifecycle {
     for (const [field, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {
       if (typeof value === "number" && Number.isFinite(value)) this.#usage[field] = value;
     }
+  }
+
+  /** Whether the response's output must be metered as it streams (a budget watches it). */
+  get metering(): boolean {
+    return this.#admission?.watch !== undefined;
+  }
+
+  /** How to stop reading the upstream stream early (`upstreamStream` registers it). */
+  onCut(cut: () => void): void {
+    this.#cutUpstream = cut;
+  }
+
+  /** Streamed output text on its way to the client, while {@link metering}: counted (the
+   * o200k tokenizer, delta by delta, which never counts fewer tokens than the whole text), and
+   * the budget watch asked. When the watch refuses, the stream ends with its error: the
+   * upstream read stops, and the client gets what was already in this chunk, then the
+   * protocol's terminal error. */
+  delivered(text: string): void {
+    const admission = this.#admission;
+    if (!admission?.watch || text === "" || this.#streamEnd !== null) return;
+    this.#meteredOutput += countTokens(text);
+    const usage = this.#billable();
+    const error = admission.watch({ usage, cost: costOf(this.#pricing, usage, this.#images) });
+    if (error === null) return;
+    this.streamEnded(error);
+    this.#cutUpstream?.();
+  }
+
+  /** What the request is billed for: the upstream's usage, and for a metered stream that did
+   * not finish (cut for budget, broken off, client gone) at least what was delivered: the
+   * counted output and the admission's input estimate where the upstream gave no figures. */
+  #billable(): Usage {
+    const usage = { ...this.#usage };
+    if (!this.metering || this.#streamEnd === "finish") return usage;
+    usage.outputTokens = Math.max(usage.outputTokens, this.#meteredOutput);
+    if (usage.inputTokens === 0) usage.inputTokens = this.#admission?.inputEstimate ?? 0;
+    return usage;
   }
 
   /** Generated images. */
@@ -197,11 +242,12 @@ export class Lifecycle {
   settle(outcome: Outcome, status: number): void {
     if (this.#settled) return;
     this.#settled = true;
-    const cost = costOf(this.#pricing, this.#usage, this.#images);
-    const record = this.#record(outcome, status, cost);
-    // The row first: an admitter that throws on release must not cost the ledger its row.
+    const usage = this.#billable();
+    const cost = costOf(this.#pricing, usage, this.#images);
+    const record = this.#record(outcome, status, cost, usage);
+    // An admitter that throws on release must not cost the ledger its row.
     try {
-      this.#admission?.release({ usage: this.usage, images: this.#images, cost, outcome });
+      this.#admission?.release({ usage, images: this.#images, cost, outcome });
     } catch (error) {
       this.#deps.log.error("releasing the admission failed", {
         requestId: this.requestId,
@@ -214,7 +260,10 @@ export class Lifecycle {
         error: String(error),
       })
     );
-    if (outcome !== "ok" && outcome !== "client_disconnect" && outcome !== "rejected") {
+    if (
+      outcome !== "ok" && outcome !== "client_disconnect" && outcome !== "rejected" &&
+      outcome !== "budget_cut"
+    ) {
       this.#deps.log.warn("request ended without an answer", {
         requestId: this.requestId,
         outcome,
@@ -226,9 +275,8 @@ export class Lifecycle {
     }
   }
 
-  #record(outcome: Outcome, status: number, cost: number): UsageRecord {
+  #record(outcome: Outcome, status: number, cost: number, usage: Usage): UsageRecord {
     const request = this.#request;
-    const usage = this.#usage;
     const requested = this.#model?.id ??
       (typeof request.body.model === "string" ? request.body.model : "");
     return {

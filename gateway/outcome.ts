@@ -38,9 +38,10 @@ export function endingOfError(error: unknown, stage: Stage, clientLeft: boolean)
 }
 
 /** The outcome of a stream that ended with `error`: cut off, silent past the idle timeout, or
- * else an error event the upstream sent (whatever its kind: an upstream's own `timeout_error`
+ * the gateway's budget cut, or else an error event the upstream sent (whatever its kind: an upstream's own `timeout_error`
  * event is still the upstream's error). */
 export function streamOutcome(error: GatewayError): Outcome {
+  if (error.kind === "quota") return "budget_cut";
   if (error.code === STREAM_INCOMPLETE) return "upstream_cut";
   if (error.code === STREAM_IDLE_TIMEOUT) return "timeout";
   return "upstream_error";

@@ -113,8 +113,11 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
   const ends = codec.streamEnds!();
   let ended = false;
   let idSeen = false;
+  // A budget meters every event's output; otherwise only the events tested interesting are read.
+  const meter = life.metering ? codec.outputTextOfEvent : undefined;
   return sseTapStep({
     observe: (event: SseEvent) => {
+      if (meter) life.delivered(meter(event));
       const usage = codec.usageOfEvent?.(event);
       if (usage) life.add(usage);
       if (!idSeen) {
@@ -139,7 +142,7 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
     // Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start
     // and message_delta, Responses' terminal response); chunks without one and without an
     // ending event need no parsing.
-    interesting: interestingFor(String(codec.wire), ends.pattern),
+    interesting: meter ? undefined : interestingFor(String(codec.wire), ends.pattern),
     finish: (lastEvents) => {
       if (ended) return null;
       // The stream broke off, or the gateway ended it for silence (the lifecycle knows which).

@@ -1,6 +1,6 @@
 /**
  * Tells the lifecycle what a translated stream's parts say as they pass: usage, the upstream's
- * id, and how the stream ended. The response id the client sees is gatehouse's own.
+ * id, the output delivered (when a budget meters it), and how the stream ended. The response id the client sees is gatehouse's own.
  * @module
  */
 import type { Step } from "../core/step.ts";
@@ -9,9 +9,17 @@ import type { Lifecycle } from "./lifecycle.ts";
 
 /** A pass-through step over stream parts, reporting to `life`. */
 export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
+  const metering = life.metering;
   return {
     transform(part, out) {
       switch (part.type) {
+        case "text_delta":
+        case "reasoning_delta":
+          if (metering) life.delivered(part.text);
+          break;
+        case "tool_call_delta":
+          if (metering) life.delivered(part.delta);
+          break;
         case "start":
           life.upstreamAnswered(part.id);
           if (part.usage) life.add(part.usage);

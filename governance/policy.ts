@@ -162,6 +162,13 @@ export function periodEnd(period: BudgetPeriod, now: number): number | null {
   }
 }
 
+/** Whether a caller under `policies` (a key's own, its team's; null for none) may call model
+ * `id`: every policy that lists models must allow it. */
+export function mayCall(policies: ReadonlyArray<Policy | null>, id: string): boolean {
+  for (const policy of policies) if (policy && !modelAllowed(policy.models, id)) return false;
+  return true;
+}
+
 const globCache = new Map<string, RegExp>();
 
 /** Whether model `id` matches one of `patterns` (exact ids or `*`/`?` globs). */

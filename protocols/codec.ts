@@ -71,6 +71,9 @@ export interface ForwardCodec {
   imagesOfBody?(body: unknown): number;
   /** Streamed wires: usage carried by one event. */
   usageOfEvent?(event: SseEvent): Partial<Usage> | null;
+  /** Streamed wires: the generated text one event carries, for metering a stream against a
+   * budget ("" for events that carry none). */
+  outputTextOfEvent?(event: SseEvent): string;
   /** Streamed wires: a fresh watcher of how a stream ends. */
   streamEnds?(): StreamEnds;
   decodeError(status: number, body: unknown, headers: HeaderReader): GatewayError;
@@ -92,6 +95,8 @@ export interface UpstreamCodec {
   /** Usage carried by one upstream SSE event, for the passthrough tap (cheap: most events
    * return null without parsing). Later events' fields override earlier ones. */
   usageOfEvent(event: SseEvent): Partial<Usage> | null;
+  /** The generated text one upstream SSE event carries, for budget metering. */
+  outputTextOfEvent(event: SseEvent): string;
   /** Usage of a non-streamed upstream body, for the passthrough tap. */
   usageOfBody(body: unknown): Usage | null;
   /** A fresh watcher of how a passthrough stream of this wire ends. */

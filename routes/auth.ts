@@ -5,7 +5,8 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../core/errors.ts";
-import type { Store } from "../store/store.ts";
+import type { KeyRefusal, Store } from "../store/store.ts";
+import { assertNever } from "../core/stream.ts";
 import type { AppEnv } from "./env.ts";
 import { type KeySources, keySources } from "./security.ts";
 import { routeList } from "./table.ts";
@@ -60,6 +61,30 @@ export function presentedKey(headers: Headers, sources: KeySources): Presented {
   return { key: raw };
 }
 
+/** The 401 message for a refused key: what happened, when, and what to do. A key whose secret
+ * did not match is "unknown" whatever its id: nothing is told about a key to one who does not
+ * hold it. */
+export function refusalMessage(refusal: KeyRefusal): string {
+  switch (refusal.reason) {
+    case "unknown":
+      return "The API key is not valid: it is unknown. Create one with `deno task keys create --name NAME`.";
+    case "revoked":
+      return `The API key was revoked at ${iso(refusal.at)}: ask an admin for a new key.`;
+    case "expired":
+      return `The API key expired at ${
+        iso(refusal.at)
+      }: ask an admin to extend it (deno task keys update ID --expires 30d) or for a new key.`;
+    case "rotated":
+      return `The API key was rotated at ${
+        iso(refusal.at)
+      } and this secret's grace period has ended: use the key issued by the rotation.`;
+    default:
+      return assertNever(refusal, "key refusal");
+  }
+}
+
+const iso = (time: number) => new Date(time).toISOString();
+
 /** Middleware: verifies the caller's key and stores its record as `key`. Which routes need a key,
  * and in which headers, is each row's OpenAPI `security` (an empty list: no key). */
 export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
@@ -72,15 +97,13 @@ export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
     if ("problem" in presented) {
       throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
     }
-    const record = await store.verifyKey(presented.key);
-    if (!record) {
-      throw new GatewayError(
-        "authentication",
-        401,
-        "The API key is not valid: it is unknown or revoked. Create one with `deno task keys create --name NAME`.",
-        { code: "invalid_api_key" },
-      );
+    const check = await store.checkKey(presented.key);
+    if (!("record" in check)) {
+      throw new GatewayError("authentication", 401, refusalMessage(check), {
+        code: check.reason === "expired" ? "expired_api_key" : "invalid_api_key",
+      });
     }
+    const record = check.record;
     c.set("key", record);
     await next();
   };

@@ -80,6 +80,7 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
     c.set("body", value as Record<string, unknown>);
+    c.set("bodyBytes", text.length);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

@@ -15,6 +15,8 @@ export interface AppEnv {
     requestId: string;
     /** The parsed JSON body, once `routes/body.ts` has read it (unset when it refused it). */
     body: Record<string, unknown>;
+    /** The JSON body's length in characters (the admission's input estimate reads it). */
+    bodyBytes: number;
     /** Set when a model handler has handed the request to the gateway: from then on its
      * lifecycle records the ledger row and logs its failures (`routes/handover.ts`). */
     handedOver: boolean;

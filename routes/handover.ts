@@ -41,6 +41,7 @@ function requestOf(c: Context<AppEnv>, route: string, body: Record<string, unkno
     signal: c.req.raw.signal,
     key: c.get("key"),
     requestId: c.get("requestId"),
+    bodyBytes: c.get("bodyBytes") ?? null,
   };
 }
 

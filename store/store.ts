@@ -72,6 +72,7 @@ export const OUTCOMES = [
   "upstream_cut",
   "timeout",
   "client_disconnect",
+  "budget_cut",
   "rejected",
   "internal_error",
 ] as const;

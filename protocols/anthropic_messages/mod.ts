@@ -12,6 +12,7 @@ import { encodeRequest, messagesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
+import { outputTextOfEvent } from "./output_text.ts";
 import { messagesStreamEnds } from "./stream_ends.ts";
 
 export { anthropicErrorBody, anthropicErrorType } from "./encode_error.ts";
@@ -53,6 +54,7 @@ export function createUpstreamCodec(options: AnthropicUpstreamOptions): Upstream
     decodeResponse: (body, request) => decodeResponse(body, request, provider),
     decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
+    outputTextOfEvent,
     usageOfBody,
     streamEnds: messagesStreamEnds,
     decodeError: (status, body, headers) => decodeAnthropicError(provider, status, body, headers),

@@ -13,6 +13,7 @@ import { encodeRequest, responsesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
+import { outputTextOfEvent } from "./output_text.ts";
 import { responsesStreamEnds } from "./stream_ends.ts";
 
 export { ResponsesRequestSchema, ResponsesResponseSchema } from "./schemas.ts";
@@ -45,6 +46,7 @@ export function createUpstreamCodec(
     decodeResponse: (body, request) => decodeResponse(provider, body, request),
     decodeStream: (request) => decodeStreamStep(provider, request),
     usageOfEvent,
+    outputTextOfEvent,
     usageOfBody,
     streamEnds: responsesStreamEnds,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),

@@ -13,18 +13,35 @@ import {
 } from "../../catalog/listing.ts";
 import { invalidRequest, modelNotFound } from "../../core/errors.ts";
 import type { AppEnv } from "../env.ts";
+import { mayCall } from "../../governance/policy.ts";
+import type { Allowed } from "../../catalog/listing.ts";
+
+/** What the calling key may use: its policy's and its team's `models`. */
+function allowedFor(c: Context<AppEnv>): Allowed {
+  const key = c.get("key");
+  const policies = [key.policy, key.teamPolicy];
+  return (id) => mayCall(policies, id);
+}
 
 /** The list handler. */
 export function listModelsHandler(catalog: Catalog) {
   return function listModels(c: Context<AppEnv>) {
-    if (!c.req.header("anthropic-version")) return c.json(openaiModelList(catalog), 200);
+    const allowed = allowedFor(c);
+    if (!c.req.header("anthropic-version")) {
+      return c.json(openaiModelList(catalog, allowed), 200);
+    }
     const query = c.req.query();
     const limit = query.limit === undefined ? 20 : Number(query.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
       throw invalidRequest(`limit=${query.limit} must be a whole number from 1 to 1000.`, "limit");
     }
     return c.json(
-      anthropicModelList(catalog, { limit, afterId: query.after_id, beforeId: query.before_id }),
+      anthropicModelList(catalog, {
+        limit,
+        afterId: query.after_id,
+        beforeId: query.before_id,
+        allowed,
+      }),
       200,
     );
   };
@@ -34,9 +51,10 @@ export function listModelsHandler(catalog: Catalog) {
 export function getModelHandler(catalog: Catalog) {
   return function getModel(c: Context<AppEnv>) {
     const id = c.req.param("id") ?? "";
+    const allowed = allowedFor(c);
     const body = c.req.header("anthropic-version")
-      ? anthropicModelObject(catalog, id)
-      : openaiModelObject(catalog, id);
+      ? anthropicModelObject(catalog, id, allowed)
+      : openaiModelObject(catalog, id, allowed);
     if (!body) throw modelNotFound(id);
     return c.json(body, 200);
   };
