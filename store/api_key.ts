@@ -70,8 +70,14 @@ export function keyHint(key: string): string {
 
 /** Generates a new key with its id, hash and hint. */
 export function generateApiKey(): GeneratedKey {
-  const id = randomString(KEY_ID_LENGTH, ID_ALPHABET);
+  return generateApiKeyFor(randomString(KEY_ID_LENGTH, ID_ALPHABET));
+}
+
+/** Generates a new random secret under an existing key id (rotation keeps the id). Throws for an
+ * id that is not in the key format. */
+export function generateApiKeyFor(id: string): GeneratedKey {
   const key = `${KEY_PREFIX}${id}_${randomString(KEY_SECRET_LENGTH, SECRET_ALPHABET)}`;
+  if (parseKeyId(key) !== id) throw new Error(`"${id}" is not a key id`);
   return { id, key, hash: hashApiKey(key), hint: keyHint(key) };
 }
 
@@ -92,11 +98,22 @@ export function digestsEqual(a: string, b: string): boolean {
   return timingSafeEqual(left, right);
 }
 
+/** Which stored secret a presented key is: the current one, the one before the last rotation, or
+ * neither (null). */
+export type SecretMatch = "current" | "previous" | null;
+
 /**
- * Whether `presented` hashes to `storedHash`. With no stored hash (unknown id) it still hashes
- * and compares against a placeholder, then answers false.
+ * Which of a key's two stored hashes `presented` hashes to. Hashes once and always makes both
+ * comparisons, against a placeholder where a hash is absent (unknown id, never rotated), so the
+ * work done does not depend on which matched or whether the id exists.
  */
-export function matchesStoredHash(presented: string, storedHash: string | null): boolean {
-  const equal = digestsEqual(hashApiKey(presented), storedHash ?? ABSENT_HASH);
-  return storedHash !== null && equal;
+export function matchStoredHashes(
+  presented: string,
+  currentHash: string | null,
+  previousHash: string | null,
+): SecretMatch {
+  const digest = hashApiKey(presented);
+  const current = digestsEqual(digest, currentHash ?? ABSENT_HASH) && currentHash !== null;
+  const previous = digestsEqual(digest, previousHash ?? ABSENT_HASH) && previousHash !== null;
+  return current ? "current" : previous ? "previous" : null;
 }

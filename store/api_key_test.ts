@@ -3,12 +3,13 @@ import { createHash } from "node:crypto";
 import {
   digestsEqual,
   generateApiKey,
+  generateApiKeyFor,
   hashApiKey,
   KEY_HINT_LENGTH,
   KEY_PREFIX,
   KEY_SECRET_LENGTH,
   keyHint,
-  matchesStoredHash,
+  matchStoredHashes,
   parseKeyId,
   randomString,
 } from "./api_key.ts";
@@ -91,14 +92,31 @@ Deno.test("digestsEqual: equal only for identical digests of equal length", () =
   assert.equal(digestsEqual(a, flippedLast), false);
 });
 
-Deno.test("matchesStoredHash: only the right key; false without a stored hash", () => {
-  const { key, hash } = generateApiKey();
-  assert.equal(matchesStoredHash(key, hash), true);
-  const lastChar = key.endsWith("a") ? "b" : "a";
-  assert.equal(matchesStoredHash(key.slice(0, -1) + lastChar, hash), false);
-  assert.equal(matchesStoredHash(key, null), false);
-  // The placeholder compared against for unknown ids is never a real digest.
-  assert.equal(matchesStoredHash(key, "0".repeat(64)), false);
+Deno.test("generateApiKeyFor: a new secret under the same id; refuses a malformed id", () => {
+  const first = generateApiKey();
+  const next = generateApiKeyFor(first.id);
+  assert.equal(next.id, first.id);
+  assert.equal(parseKeyId(next.key), first.id);
+  assert.notEqual(next.key, first.key);
+  assert.equal(next.hash, hashApiKey(next.key));
+  assert.equal(next.hint, first.hint, "the hint shows only the id, so it stays");
+  assert.throws(() => generateApiKeyFor("UPPER"), /"UPPER" is not a key id/);
+});
+
+Deno.test("matchStoredHashes: which of the two stored secrets matched, or null", () => {
+  const current = generateApiKey();
+  const previous = generateApiKeyFor(current.id);
+  const other = generateApiKeyFor(current.id);
+  assert.equal(matchStoredHashes(current.key, current.hash, previous.hash), "current");
+  assert.equal(matchStoredHashes(previous.key, current.hash, previous.hash), "previous");
+  assert.equal(matchStoredHashes(other.key, current.hash, previous.hash), null);
+  assert.equal(matchStoredHashes(current.key, current.hash, null), "current");
+  assert.equal(matchStoredHashes(previous.key, current.hash, null), null);
+  assert.equal(matchStoredHashes(current.key, null, null), null, "unknown id");
+  const lastChar = current.key.endsWith("a") ? "b" : "a";
+  assert.equal(matchStoredHashes(current.key.slice(0, -1) + lastChar, current.hash, null), null);
+  // The placeholder compared against for absent hashes is never a real digest.
+  assert.equal(matchStoredHashes(current.key, "0".repeat(64), "0".repeat(64)), null);
 });
 
 Deno.test("keyHint: first 12 characters and an ellipsis", () => {

@@ -1,20 +1,32 @@
 /**
- * The `api_keys` table: insert, list, revoke, look up by id, touch `last_used_at`.
+ * The `api_keys` table: insert, list, look up by id (with the team's policy), update, rotate,
+ * revoke, touch `last_used_at`.
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { KeyRecord } from "../store.ts";
-import { num, numOrNull, type Row, text } from "./rows.ts";
+import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
+import { readPolicy, writePolicy } from "./policy_json.ts";
 
-/** A key row with its stored hash; never leaves the store. */
+/** A key row with its stored hashes; never leaves the store. */
 export interface KeyRow {
   record: KeyRecord;
   keyHash: string;
+  /** The hash of the secret before the last rotation, or null. */
+  previousHash: string | null;
 }
 
-const COLUMNS = "id, name, key_hash, hint, created_at, revoked_at, last_used_at";
+/** The fields a key update writes (the caller merges the patch into the current row). */
+export type KeyFields = Pick<KeyRecord, "name" | "admin" | "team" | "policy">;
+
+/** Every column of a key, and its team's policy (NULL without a team). */
+const SELECT = `
+  SELECT k.id, k.name, k.key_hash, k.hint, k.created_at, k.revoked_at, k.last_used_at, k.admin,
+    k.team, k.policy, k.rotated_at, k.prev_key_hash, k.prev_valid_until, t.policy AS team_policy
+  FROM api_keys k LEFT JOIN teams t ON t.id = k.team`;
 
 function toRecord(row: Row): KeyRecord {
+  const teamPolicy = textOrNull(row, "team_policy");
   return {
     id: text(row, "id"),
     name: text(row, "name"),
@@ -22,6 +34,12 @@ function toRecord(row: Row): KeyRecord {
     createdAt: num(row, "created_at"),
     revokedAt: numOrNull(row, "revoked_at"),
     lastUsedAt: numOrNull(row, "last_used_at"),
+    admin: num(row, "admin") !== 0,
+    team: textOrNull(row, "team"),
+    policy: readPolicy(text(row, "policy")),
+    teamPolicy: teamPolicy === null ? null : readPolicy(teamPolicy),
+    rotatedAt: numOrNull(row, "rotated_at"),
+    previousValidUntil: numOrNull(row, "prev_valid_until"),
   };
 }
 
@@ -30,17 +48,27 @@ export class KeyTable {
   readonly #insert: StatementSync;
   readonly #list: StatementSync;
   readonly #byId: StatementSync;
+  readonly #update: StatementSync;
+  readonly #rotate: StatementSync;
   readonly #revoke: StatementSync;
   readonly #touch: StatementSync;
   readonly #count: StatementSync;
 
   constructor(db: DatabaseSync) {
     this.#insert = db.prepare(
-      `INSERT INTO api_keys (${COLUMNS}) VALUES (?, ?, ?, ?, ?, NULL, NULL)
-       ON CONFLICT(id) DO NOTHING`,
+      `INSERT INTO api_keys (id, name, key_hash, hint, created_at, admin, team, policy)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING`,
     );
-    this.#list = db.prepare(`SELECT ${COLUMNS} FROM api_keys ORDER BY created_at, id`);
-    this.#byId = db.prepare(`SELECT ${COLUMNS} FROM api_keys WHERE id = ?`);
+    this.#list = db.prepare(`${SELECT} ORDER BY k.created_at, k.id`);
+    this.#byId = db.prepare(`${SELECT} WHERE k.id = ?`);
+    this.#update = db.prepare(
+      "UPDATE api_keys SET name = ?, admin = ?, team = ?, policy = ? WHERE id = ?",
+    );
+    // The right-hand sides read the row as it was: the old key_hash becomes the previous one.
+    this.#rotate = db.prepare(
+      `UPDATE api_keys SET prev_key_hash = key_hash, key_hash = ?, hint = ?, rotated_at = ?,
+         prev_valid_until = ? WHERE id = ? AND revoked_at IS NULL`,
+    );
     // COALESCE keeps the first revocation time when a key is revoked twice.
     this.#revoke = db.prepare(
       "UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?",
@@ -49,7 +77,8 @@ export class KeyTable {
     this.#count = db.prepare("SELECT COUNT(*) AS n FROM api_keys");
   }
 
-  /** Inserts a new key; false when the id is already taken. */
+  /** Inserts a new key (its revocation, use and rotation fields are not written); false when the
+   * id is already taken. */
   insert(record: KeyRecord, keyHash: string): boolean {
     const { changes } = this.#insert.run(
       record.id,
@@ -57,6 +86,9 @@ export class KeyTable {
       keyHash,
       record.hint,
       record.createdAt,
+      record.admin ? 1 : 0,
+      record.team,
+      writePolicy(record.policy),
     );
     return Number(changes) === 1;
   }
@@ -66,10 +98,33 @@ export class KeyTable {
     return this.#list.all().map(toRecord);
   }
 
-  /** The row for `id` with its hash, or null. */
+  /** The row for `id` with its hashes, or null. */
   find(id: string): KeyRow | null {
     const row = this.#byId.get(id);
-    return row === undefined ? null : { record: toRecord(row), keyHash: text(row, "key_hash") };
+    if (row === undefined) return null;
+    return {
+      record: toRecord(row),
+      keyHash: text(row, "key_hash"),
+      previousHash: textOrNull(row, "prev_key_hash"),
+    };
+  }
+
+  /** Writes a key's name, admin flag, team and policy; false when no such key. */
+  update(id: string, fields: KeyFields): boolean {
+    const { changes } = this.#update.run(
+      fields.name,
+      fields.admin ? 1 : 0,
+      fields.team,
+      writePolicy(fields.policy),
+      id,
+    );
+    return Number(changes) === 1;
+  }
+
+  /** Gives a key that is not revoked a new secret; the old one's hash is kept as the previous
+   * one, accepted until `validUntil`. False when no such key or it is revoked. */
+  rotate(id: string, keyHash: string, hint: string, now: number, validUntil: number): boolean {
+    return Number(this.#rotate.run(keyHash, hint, now, validUntil, id).changes) === 1;
   }
 
   /** Marks a key revoked at `now`; false when no such key. */

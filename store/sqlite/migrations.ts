@@ -66,6 +66,33 @@ export const MIGRATIONS: readonly string[] = [
     WHEN status = 504 THEN 'timeout'
     ELSE 'upstream_error' END;
   `,
+  // 3: governance. Keys gain the admin flag, a team, their own policy (JSON of `Policy`) and the
+  // previous secret's hash with its grace, for rotation; teams hold a shared policy. Existing
+  // keys become plain keys with no team and no limits. `meta.keys_generation` is bumped by every
+  // key or team change, in the same transaction, so every connection to the file can tell that
+  // its memory of verified keys is stale.
+  `
+  ALTER TABLE api_keys ADD COLUMN admin INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE api_keys ADD COLUMN team TEXT;
+  ALTER TABLE api_keys ADD COLUMN policy TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE api_keys ADD COLUMN rotated_at INTEGER;
+  ALTER TABLE api_keys ADD COLUMN prev_key_hash TEXT;
+  ALTER TABLE api_keys ADD COLUMN prev_valid_until INTEGER;
+  CREATE INDEX api_keys_team ON api_keys (team);
+
+  CREATE TABLE teams (
+    id TEXT PRIMARY KEY,
+    policy TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) STRICT;
+
+  CREATE TABLE meta (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+  ) STRICT;
+  INSERT INTO meta (name, value) VALUES ('keys_generation', 0);
+  `,
 ];
 
 /** The schema version a database has after `migrate`. */

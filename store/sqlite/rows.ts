@@ -33,3 +33,8 @@ export function num(row: Row, column: string): number {
 export function numOrNull(row: Row, column: string): number | null {
   return row[column] === null ? null : num(row, column);
 }
+
+/** A nullable TEXT column. */
+export function textOrNull(row: Row, column: string): string | null {
+  return row[column] === null ? null : text(row, column);
+}

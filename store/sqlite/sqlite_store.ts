@@ -4,26 +4,27 @@
  * @module
  */
 import type { DatabaseSync } from "node:sqlite";
+import type { Policy } from "../../governance/policy.ts";
 import type {
+  KeyCheck,
+  KeyPatch,
   KeyRecord,
+  NewKey,
+  SpendQuery,
   Store,
   StoredResponse,
+  TeamRecord,
   UsageQuery,
   UsageRecord,
   UsageReport,
 } from "../store.ts";
-import { generateApiKey, matchesStoredHash, parseKeyId } from "../api_key.ts";
 import { openDatabase } from "./open.ts";
-import { KeyTable } from "./keys.ts";
+import { type IssuedKey, KeyRegistry } from "./key_registry.ts";
 import { UsageLedger } from "./usage.ts";
+import { UsageReports } from "./usage_report.ts";
 import { ResponseTable } from "./responses.ts";
-import { VerifiedKeys } from "../verified_keys.ts";
 
-/** `last_used_at` is written at most this often per key, so verifying is almost always a read. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** How many fresh ids to try when a generated id is already taken (50 random bits each). */
-const ID_ATTEMPTS = 5;
+export { LAST_USED_RESOLUTION_MS } from "./key_registry.ts";
 
 /** Runs synchronous database work, turning a throw into a rejected promise. */
 function settle<T>(work: () => T): Promise<T> {
@@ -38,90 +39,89 @@ function settle<T>(work: () => T): Promise<T> {
 export interface SqliteStoreOptions {
   /** The clock, in unix milliseconds. Tests pass a fake one. */
   now?: () => number;
+  /** How often, in (real) milliseconds, the key generation is read again while verified keys
+   * are remembered: the most a key or team change by another connection goes unseen. Default
+   * `KEYS_CHECK_INTERVAL_MS` (250); 0 reads it before every remembered key is used. */
+  keysCheckIntervalMs?: number;
 }
 
 /** The SQLite `Store`. Create it with `openSqliteStore`. */
 export class SqliteStore implements Store {
   readonly #db: DatabaseSync;
-  readonly #now: () => number;
-  readonly #keys: KeyTable;
+  readonly #keys: KeyRegistry;
   readonly #usage: UsageLedger;
+  readonly #reports: UsageReports;
   readonly #responses: ResponseTable;
-  /** Last `last_used_at` written per key id by this process. */
-  readonly #touched = new Map<string, number>();
-  readonly #verified = new VerifiedKeys();
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions = {}) {
     this.#db = db;
-    this.#now = options.now ?? Date.now;
-    this.#keys = new KeyTable(db);
+    this.#keys = new KeyRegistry(db, {
+      now: options.now ?? Date.now,
+      keysCheckIntervalMs: options.keysCheckIntervalMs,
+    });
     this.#usage = new UsageLedger(db);
+    this.#reports = new UsageReports(db, this.#usage);
     this.#responses = new ResponseTable(db);
   }
 
-  createKey(name: string): Promise<{ record: KeyRecord; key: string }> {
-    return settle(() => this.#createKey(name));
-  }
-
-  #createKey(name: string): { record: KeyRecord; key: string } {
-    for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
-      const generated = generateApiKey();
-      const record: KeyRecord = {
-        id: generated.id,
-        name,
-        hint: generated.hint,
-        createdAt: this.#now(),
-        revokedAt: null,
-        lastUsedAt: null,
-      };
-      if (this.#keys.insert(record, generated.hash)) return { record, key: generated.key };
-    }
-    throw new Error(`could not find a free key id after ${ID_ATTEMPTS} attempts`);
+  createKey(key: string | NewKey): Promise<IssuedKey> {
+    return settle(() => this.#keys.createKey(key));
   }
 
   listKeys(): Promise<KeyRecord[]> {
-    return settle(() => this.#keys.list());
+    return settle(() => this.#keys.listKeys());
+  }
+
+  getKey(id: string): Promise<KeyRecord | null> {
+    return settle(() => this.#keys.getKey(id));
+  }
+
+  updateKey(id: string, patch: KeyPatch): Promise<KeyRecord | null> {
+    return settle(() => this.#keys.updateKey(id, patch));
   }
 
   revokeKey(id: string): Promise<boolean> {
-    this.#touched.delete(id);
-    this.#verified.forget(id);
-    return settle(() => this.#keys.revoke(id, this.#now()));
+    return settle(() => this.#keys.revokeKey(id));
   }
 
-  /**
-   * Looks the key up by its public id, then compares SHA-256 digests in constant time.
-   * Revoked keys never verify. `last_used_at` is refreshed at most once a minute per key. A key
-   * that verified is remembered for a few seconds (`VerifiedKeys`).
-   */
+  rotateKey(id: string, graceMs: number): Promise<IssuedKey | null> {
+    return settle(() => this.#keys.rotateKey(id, graceMs));
+  }
+
+  checkKey(presented: string): Promise<KeyCheck> {
+    return settle(() => this.#keys.checkKey(presented));
+  }
+
   verifyKey(presented: string): Promise<KeyRecord | null> {
-    return settle(() => this.#verifyKey(presented));
-  }
-
-  #verifyKey(presented: string): KeyRecord | null {
-    const id = parseKeyId(presented);
-    if (id === null) return null;
-    const now = this.#now();
-    let record = this.#verified.get(id, presented, now);
-    if (record === null) {
-      const row = this.#keys.find(id);
-      const matches = matchesStoredHash(presented, row?.keyHash ?? null);
-      if (!matches || row === null || row.record.revokedAt !== null) return null;
-      record = row.record;
-      this.#verified.set(id, presented, record, now);
-    }
-    const last = Math.max(this.#touched.get(id) ?? 0, record.lastUsedAt ?? 0);
-    if (now - last < LAST_USED_RESOLUTION_MS) return record;
-    this.#keys.touch(id, now);
-    this.#touched.set(id, now);
-    const touched = { ...record, lastUsedAt: now };
-    this.#verified.update(id, touched);
-    return touched;
+    return settle(() => {
+      const check = this.#keys.checkKey(presented);
+      return "record" in check ? check.record : null;
+    });
   }
 
   /** Every key ever created, revoked ones included. */
   countKeys(): Promise<number> {
-    return settle(() => this.#keys.count());
+    return settle(() => this.#keys.countKeys());
+  }
+
+  createTeam(id: string, policy: Policy): Promise<TeamRecord> {
+    return settle(() => this.#keys.createTeam(id, policy));
+  }
+
+  listTeams(): Promise<TeamRecord[]> {
+    return settle(() => this.#keys.listTeams());
+  }
+
+  getTeam(id: string): Promise<TeamRecord | null> {
+    return settle(() => this.#keys.getTeam(id));
+  }
+
+  updateTeam(id: string, policy: Policy): Promise<TeamRecord | null> {
+    return settle(() => this.#keys.updateTeam(id, policy));
+  }
+
+  deleteTeam(id: string): Promise<boolean> {
+    return settle(() => this.#keys.deleteTeam(id));
   }
 
   recordUsage(record: UsageRecord): Promise<void> {
@@ -129,7 +129,11 @@ export class SqliteStore implements Store {
   }
 
   usageReport(query: UsageQuery): Promise<UsageReport> {
-    return settle(() => this.#usage.report(query));
+    return settle(() => this.#reports.report(query));
+  }
+
+  spend(query: SpendQuery): Promise<number> {
+    return settle(() => this.#reports.spend(query));
   }
 
   /** Stores a response; throws when its id already belongs to another key. */

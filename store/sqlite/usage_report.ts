@@ -1,0 +1,162 @@
+/**
+ * Reading the `usage` ledger: reports (totals, and groups by model, day, key or team) over one
+ * key's, one team's or every key's rows, and the spend of a key or team since a time.
+ *
+ * A team's rows are those of the keys currently in it (`api_keys.team`); grouping by team uses
+ * each key's current team, `""` for keys without one. A key's rows are found through the
+ * `usage_key_time` index; a team's through the same index, key by key.
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  type Outcome,
+  OUTCOMES,
+  type SpendQuery,
+  type UsageQuery,
+  type UsageRecord,
+  type UsageReport,
+  type UsageTotals,
+} from "../store.ts";
+import { num, type Row, text } from "./rows.ts";
+import type { UsageLedger } from "./usage.ts";
+
+const SUMS = `
+  COUNT(*) AS requests,
+  COALESCE(SUM(input_tokens), 0) AS input_tokens,
+  COALESCE(SUM(output_tokens), 0) AS output_tokens,
+  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
+  COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
+  COALESCE(SUM(reasoning_tokens), 0) AS reasoning_tokens,
+  COALESCE(SUM(images), 0) AS images,
+  COALESCE(SUM(cost), 0.0) AS cost,
+  ${OUTCOMES.map((o) => `COALESCE(SUM(outcome = '${o}'), 0) AS outcome_${o}`).join(",\n  ")}`;
+
+/** The group key of each grouping. */
+const GROUP_KEYS = {
+  model: "model",
+  /** UTC calendar day of a unix-millisecond time, as `YYYY-MM-DD`. */
+  day: "strftime('%Y-%m-%d', time / 1000, 'unixepoch')",
+  key: "key_id",
+  team: "COALESCE((SELECT team FROM api_keys WHERE api_keys.id = usage.key_id), '')",
+} as const;
+
+const TEAM_MEMBERS = "SELECT id FROM api_keys WHERE team = ?";
+
+/** Which rows: one key's, one team's keys', both (their intersection), or every row. */
+interface RowFilter {
+  keyId?: string;
+  team?: string;
+}
+
+/** The WHERE clause and its leading arguments for `filter`, then `time >= ?` (and `time < ?`
+ * when `bounded`). */
+function where(filter: RowFilter, bounded: boolean): { sql: string; args: string[] } {
+  const conditions: string[] = [];
+  const args: string[] = [];
+  if (filter.keyId !== undefined) {
+    conditions.push("key_id = ?");
+    args.push(filter.keyId);
+  }
+  if (filter.team !== undefined) {
+    conditions.push(`key_id IN (${TEAM_MEMBERS})`);
+    args.push(filter.team);
+  }
+  conditions.push("time >= ?");
+  if (bounded) conditions.push("time < ?");
+  return { sql: `WHERE ${conditions.join(" AND ")}`, args };
+}
+
+/** The SQL and arguments of a spend sum (exported for the query-plan test). */
+export function spendQuery(query: SpendQuery): { sql: string; args: (string | number)[] } {
+  const filter = where(query, false);
+  return {
+    sql: `SELECT COALESCE(SUM(cost), 0.0) AS cost FROM usage ${filter.sql}`,
+    args: [...filter.args, query.start],
+  };
+}
+
+function toTotals(row: Row): UsageTotals {
+  return {
+    requests: num(row, "requests"),
+    inputTokens: num(row, "input_tokens"),
+    outputTokens: num(row, "output_tokens"),
+    cachedTokens: num(row, "cached_tokens"),
+    cacheWriteTokens: num(row, "cache_write_tokens"),
+    reasoningTokens: num(row, "reasoning_tokens"),
+    images: num(row, "images"),
+    cost: num(row, "cost"),
+    outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, num(row, `outcome_${o}`)])) as Record<
+      Outcome,
+      number
+    >,
+  };
+}
+
+/** Ledger queries, prepared on first use and kept per connection. */
+export class UsageReports {
+  readonly #db: DatabaseSync;
+  readonly #ledger: UsageLedger;
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync, ledger: UsageLedger) {
+    this.#db = db;
+    this.#ledger = ledger;
+  }
+
+  /** Totals over `[start, end)`, plus groups sorted by group key when asked. Writes the queued
+   * rows first. */
+  report(query: UsageQuery): UsageReport {
+    this.#ledger.flush();
+    const filter = where(query, true);
+    const args = [...filter.args, query.start, query.end];
+    // An aggregate without GROUP BY always yields exactly one row.
+    const totalsRow = this.#prepare(`SELECT ${SUMS} FROM usage ${filter.sql}`).get(...args);
+    if (totalsRow === undefined) throw new Error("usage totals query returned no row");
+    const totals = toTotals(totalsRow);
+    if (query.groupBy === undefined) return { totals };
+    const statement = this.#prepare(
+      `SELECT ${GROUP_KEYS[query.groupBy]} AS group_key, ${SUMS} FROM usage ${filter.sql} ` +
+        "GROUP BY group_key ORDER BY group_key",
+    );
+    const groups = statement.all(...args).map((row) => ({
+      key: text(row, "group_key"),
+      ...toTotals(row),
+    }));
+    return { totals, groups };
+  }
+
+  /** US dollars since `start` for the rows `query` names: those written, plus those still
+   * queued (without writing them, which would cost the request path a commit each). */
+  spend(query: SpendQuery): number {
+    const { sql, args } = spendQuery(query);
+    const row = this.#prepare(sql).get(...args);
+    const written = row === undefined ? 0 : num(row, "cost");
+    return written + this.#queuedCost(query);
+  }
+
+  #queuedCost(query: SpendQuery): number {
+    const pending = this.#ledger.pending;
+    if (pending.length === 0) return 0;
+    const members = query.team === undefined ? null : new Set(
+      this.#prepare(TEAM_MEMBERS).all(query.team).map((row) => text(row, "id")),
+    );
+    let cost = 0;
+    for (const r of pending) if (queuedMatches(r, query, members)) cost += r.cost;
+    return cost;
+  }
+
+  #prepare(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+}
+
+function queuedMatches(r: UsageRecord, query: SpendQuery, members: Set<string> | null): boolean {
+  if (r.time < query.start) return false;
+  if (query.keyId !== undefined && r.keyId !== query.keyId) return false;
+  return members === null || members.has(r.keyId);
+}
