@@ -1,0 +1,92 @@
+/**
+ * What a request is expected to use, decided at admission before any upstream call: its input
+ * tokens (the `tpm` window's entry until the real figure is known) and the dollars its budget
+ * reservation holds.
+ *
+ * The numbers (quoted in the docs):
+ * - input tokens ≈ ceil(body bytes / {@link BYTES_PER_TOKEN}) (4 bytes per token; the body's
+ *   JSON length when its size is unknown). JSON framing makes this an overestimate for prose.
+ * - output reserved = min(the request's own limit (`max_tokens`, else `max_completion_tokens`,
+ *   else `max_output_tokens`; {@link DEFAULT_OUTPUT_RESERVE} = 1024 when it names none), the
+ *   model's `max_output_tokens`, {@link OUTPUT_RESERVE_CAP} = 4096).
+ * - images: the catalog's per-image price × `n` (default 1), plus the prompt at the input price.
+ *
+ * Why the output reservation is capped: a coding agent asks 32k–128k max tokens on every call
+ * and mostly gets a few hundred. Reserving all of it would block a short request under the same
+ * budget for as long as a long stream runs ("reservations must not starve agents"). The cap
+ * bounds what a reservation holds; output beyond it is metered as it streams (the admission's
+ * watch counts each request at max(reservation, actual spend)), so the budget stays a hard cap.
+ * @module
+ */
+import type { ResolvedModel } from "../catalog/catalog.ts";
+import type { Usage } from "../core/response.ts";
+import { costOf } from "../gateway/cost.ts";
+
+/** Bytes of request body counted as one input token. */
+export const BYTES_PER_TOKEN = 4;
+/** The most output tokens one admission reserves, whatever the request asks. */
+export const OUTPUT_RESERVE_CAP = 4096;
+/** Output tokens reserved for a request that names no output limit. */
+export const DEFAULT_OUTPUT_RESERVE = 1024;
+
+/** The canonical route of image generation (no token window: rpm, parallel and budget only). */
+export const IMAGES_ROUTE = "/v1/images/generations";
+
+/** Input tokens estimated from the body's size: ceil(bytes / 4); the JSON length of `body` when
+ * the size is unknown. */
+export function estimateInputTokens(bodyBytes: number | null, body: unknown): number {
+  const bytes = bodyBytes ?? JSON.stringify(body)?.length ?? 0;
+  return Math.ceil(bytes / BYTES_PER_TOKEN);
+}
+
+/** The output limit a request names (`max_tokens`, `max_completion_tokens`,
+ * `max_output_tokens`, first present wins), or null. */
+export function requestedOutput(body: Record<string, unknown>): number | null {
+  const value = body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+/** Output tokens a reservation holds: min(requested or 1024, the model's maximum, 4096). */
+export function outputReserve(body: Record<string, unknown>, maxOutputTokens?: number): number {
+  const requested = requestedOutput(body) ?? DEFAULT_OUTPUT_RESERVE;
+  return Math.min(requested, maxOutputTokens ?? Infinity, OUTPUT_RESERVE_CAP);
+}
+
+/** Images an image request asks for (`n`, default 1). */
+export function imageCount(body: Record<string, unknown>): number {
+  const n = body.n;
+  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : 1;
+}
+
+/** What admission expects of one request. */
+export interface Expected {
+  /** Estimated input tokens (also the admission's `inputEstimate`). */
+  inputTokens: number;
+  /** Output tokens reserved (0 for images). */
+  outputTokens: number;
+  /** US dollars reserved against a budget. */
+  reservationUsd: number;
+}
+
+/** The expected use of a request to `model` on `route`: input estimate, bounded output, and the
+ * cost of both at the model's price (images: per-image price × n plus the prompt). */
+export function expectedUse(
+  model: ResolvedModel,
+  route: string,
+  body: Record<string, unknown>,
+  bodyBytes: number | null,
+): Expected {
+  // ceil(bytes / 4) in; out min(asked or 1024, model max, 4096): a reservation, not a limit.
+  const inputTokens = estimateInputTokens(bodyBytes, body);
+  const images = route === IMAGES_ROUTE;
+  const outputTokens = images ? 0 : outputReserve(body, model.maxOutputTokens);
+  const usage: Usage = {
+    inputTokens,
+    outputTokens,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+  };
+  const reservationUsd = costOf(model.pricing, usage, images ? imageCount(body) : 0);
+  return { inputTokens, outputTokens, reservationUsd };
+}

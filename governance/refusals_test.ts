@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import {
+  budgetExceeded,
+  budgetReached,
+  humanDuration,
+  modelNotAllowed,
+  parallelExceeded,
+  retrySeconds,
+  rpmExceeded,
+  tpmExceeded,
+  usd,
+} from "./refusals.ts";
+
+const key = { kind: "key" as const, id: "key_a" };
+const team = { kind: "team" as const, id: "research" };
+const now = Date.UTC(2026, 0, 15, 12);
+
+Deno.test("refusals: retry seconds are whole, rounded up, at least 1", () => {
+  assert.equal(retrySeconds(0), 1);
+  assert.equal(retrySeconds(1), 1);
+  assert.equal(retrySeconds(1_000), 1);
+  assert.equal(retrySeconds(1_001), 2);
+  assert.equal(retrySeconds(39_500), 40);
+});
+
+Deno.test("refusals: dollars and durations read well", () => {
+  assert.equal(usd(5), "$5.00");
+  assert.equal(usd(0.0123), "$0.0123");
+  assert.equal(usd(4.096), "$4.096");
+  assert.equal(usd(0.000001), "$0.000001");
+  assert.equal(humanDuration(45_000), "45 s");
+  assert.equal(humanDuration(12 * 60_000), "12 min");
+  assert.equal(humanDuration(3 * 3_600_000 + 12 * 60_000), "3 h 12 min");
+  assert.equal(humanDuration(5 * 86_400_000 + 3 * 3_600_000), "5 d 3 h");
+});
+
+Deno.test("refusals: status, kind, code and headers of each", () => {
+  const limits = { "x-ratelimit-remaining-requests": "0" };
+  const model = modelNotAllowed(team, "fast", "gpt-5-mini", []);
+  assert.deepEqual([model.status, model.kind, model.code, model.param], [
+    403,
+    "permission",
+    "model_not_allowed",
+    "model",
+  ]);
+  assert.match(
+    model.message,
+    /team "research" of this key: team "research"'s policy allows no model/,
+  );
+  const rpm = rpmExceeded(key, 3, 12_300, limits);
+  assert.deepEqual([rpm.status, rpm.kind, rpm.code], [429, "rate_limit", "rate_limit_exceeded"]);
+  assert.deepEqual(rpm.headers, { ...limits, "retry-after": "13" });
+  const tpm = tpmExceeded(team, 1_000, 900, 200, 4_000, {});
+  assert.match(tpm.message, /team "research" \(shared by its keys\): 1000 tokens per minute/);
+  assert.equal(tpm.headers["retry-after"], "4");
+  assert.equal(tpmExceeded(key, 1_000, 0, 2_000, Infinity, {}).headers["retry-after"], undefined);
+  assert.equal(parallelExceeded(key, 4, {}).headers["retry-after"], "1");
+});
+
+Deno.test("refusals: a budget refusal names budget, spend, holds and the reset", () => {
+  const figures = {
+    budgetUsd: 10,
+    period: "day" as const,
+    settledUsd: 9.5,
+    heldUsd: 0,
+    holds: 0,
+    resetsAt: Date.UTC(2026, 0, 16),
+  };
+  const spent = budgetExceeded(key, figures, 1, now, {});
+  assert.deepEqual([spent.status, spent.kind, spent.code], [429, "quota", "insufficient_quota"]);
+  assert.equal(spent.headers["retry-after"], String(12 * 3600));
+  assert.match(
+    spent.message,
+    /\$10\.00 per day \(UTC\); \$9\.50 spent.*resets at 2026-01-16T00:00:00Z \(in 12 h 0 min\)/,
+  );
+  const held = budgetExceeded(
+    key,
+    { ...figures, settledUsd: 5, heldUsd: 4.5, holds: 2 },
+    1,
+    now,
+    {},
+  );
+  assert.equal(held.headers["retry-after"], "1");
+  assert.match(held.message, /\$4\.50 held by 2 requests in flight.*retry when they finish/);
+  const reached = budgetReached(key, { ...figures, period: "total", resetsAt: null }, 10, now);
+  assert.match(reached.message, /\$10\.00 spent of \$10\.00 in total.*never resets/);
+  assert.equal(reached.code, "insufficient_quota");
+});
