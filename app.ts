@@ -17,6 +17,7 @@ import { countTokensHandler, imagesHandler, llmHandler } from "./routes/handlers
 import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts";
 import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
+import { registerAdminRoutes } from "./routes/handlers/admin_register.ts";
 import { openApiDocument } from "./openapi/document.ts";
 
 /** A response the gateway built itself (forwarded upstream bytes), handed to a route whose typed
@@ -64,6 +65,7 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
       return c.json({ status: "unavailable" as const, checks: { store: String(error) } }, 503);
     }
   });
+  registerAdminRoutes(app, deps.store);
   const document = openApiDocument(app, deps.config.publicBaseUrl);
   app.openapi(routes.openapi.route, (c) => c.json(document(), 200));
   return app;

@@ -7,6 +7,7 @@
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import type { GatewayError } from "../core/errors.ts";
+import type { GovernorStatus } from "../governance/governor.ts";
 import type { Usage } from "../core/response.ts";
 import type { KeyRecord, Outcome } from "../store/store.ts";
 
@@ -57,6 +58,9 @@ export interface Admission {
 /** Decides whether a request may go on. Throws a `GatewayError` (403, 429) to refuse it. */
 export interface Admitter {
   admit(request: AdmissionRequest): Admission | Promise<Admission>;
+  /** Where a key's budgets and rate limits stand (`GET /v1/usage`); absent when the admitter
+   * keeps none. */
+  status?(key: KeyRecord): Promise<GovernorStatus>;
 }
 
 const NOTHING_HELD: Admission = { release: () => {} };

@@ -93,7 +93,8 @@ export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
   return async function apiKeyAuth(c, next) {
     const spec = c.get("spec");
     if (spec.route.security.length === 0) return await next();
-    const presented = presentedKey(c.req.raw.headers, sourcesOf.get(spec)!);
+    const sources = sourcesOf.get(spec)!;
+    const presented = presentedKey(c.req.raw.headers, sources);
     if ("problem" in presented) {
       throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
     }
@@ -104,6 +105,15 @@ export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
       });
     }
     const record = check.record;
+    if (sources.adminOnly && !record.admin) {
+      throw new GatewayError(
+        "permission",
+        403,
+        `${spec.route.path} is an admin route and this key is not an admin key: call it with an ` +
+          "admin key (deno task keys create --name NAME --admin).",
+        { code: "admin_key_required" },
+      );
+    }
     c.set("key", record);
     await next();
   };

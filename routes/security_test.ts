@@ -1,13 +1,47 @@
 import assert from "node:assert/strict";
 import { presentedKey } from "./auth.ts";
-import { BEARER, BEARER_OR_API_KEY_HEADER, keySources, PUBLIC } from "./security.ts";
+import {
+  ADMIN,
+  BEARER,
+  BEARER_OR_API_KEY_HEADER,
+  keySources,
+  PUBLIC,
+  requiresAdmin,
+} from "./security.ts";
 import { routeList } from "./table.ts";
 
 Deno.test("key sources come from the security requirement", () => {
-  assert.deepEqual(keySources(BEARER), { bearer: true, headers: [] });
-  assert.deepEqual(keySources(BEARER_OR_API_KEY_HEADER), { bearer: true, headers: ["x-api-key"] });
-  assert.deepEqual(keySources(PUBLIC), { bearer: false, headers: [] });
+  assert.deepEqual(keySources(BEARER), { bearer: true, headers: [], adminOnly: false });
+  assert.deepEqual(keySources(BEARER_OR_API_KEY_HEADER), {
+    bearer: true,
+    headers: ["x-api-key"],
+    adminOnly: false,
+  });
+  assert.deepEqual(keySources(PUBLIC), { bearer: false, headers: [], adminOnly: false });
+  assert.deepEqual(keySources(ADMIN), { bearer: true, headers: [], adminOnly: true });
   assert.throws(() => keySources([{ basicAuth: [] }]), /unknown security scheme basicAuth/);
+  assert.throws(() => keySources([{ bearerAuth: ["root"] }]), /unknown role root/);
+});
+
+Deno.test("a route requires an admin key when every alternative names the admin role", () => {
+  assert.equal(requiresAdmin(ADMIN), true);
+  assert.equal(requiresAdmin([{ bearerAuth: ["admin"] }, { apiKeyHeader: ["admin"] }]), true);
+  assert.equal(requiresAdmin([{ bearerAuth: ["admin"], apiKeyHeader: [] }]), true);
+  for (const security of [BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC]) {
+    assert.equal(requiresAdmin(security), false);
+  }
+  assert.throws(
+    () => requiresAdmin([{ bearerAuth: ["admin"] }, { apiKeyHeader: [] }]),
+    /every alternative/,
+  );
+});
+
+Deno.test("the admin rows, and only they, take admin keys only", () => {
+  const admin = routeList.filter((spec) => requiresAdmin(spec.route.security));
+  assert.ok(admin.length >= 12);
+  for (const spec of routeList) {
+    assert.equal(requiresAdmin(spec.route.security), spec.route.path.startsWith("/admin/"));
+  }
 });
 
 Deno.test("every row's security names only declared schemes", () => {

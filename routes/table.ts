@@ -3,19 +3,13 @@
  * come the handlers (`app.ts`), the bare twins (`bare_path.ts`), the route errors and the 404's
  * list of routes (`guard.ts`), which key each route takes (its `security`, read by `auth.ts`),
  * the OpenAPI document (`openapi/document.ts`) and the generated contract tests
- * (`tests/contract_test.ts`).
+ * (`tests/contract_test.ts`). The admin rows are written in `admin_routes.ts` and spread in
+ * here: one table. How a row is built is `table_row.ts`.
  * @module
  */
-import { createRoute, type RouteConfig, z } from "@hono/zod-openapi";
-import { BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC, type Security } from "./security.ts";
-import {
-  AnthropicError,
-  HealthSchema,
-  OpenAIError,
-  RootSchema,
-  UsageQuerySchema,
-  UsageReportSchema,
-} from "./schemas.ts";
+import { z } from "@hono/zod-openapi";
+import { BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC } from "./security.ts";
+import { HealthSchema, RootSchema, UsageQuerySchema, UsageReportSchema } from "./schemas.ts";
 import {
   ChatRequestBody,
   CountTokensBody,
@@ -29,85 +23,16 @@ import {
   OpenAIModelList,
   OpenAIModelObject,
 } from "../catalog/listing_schema.ts";
+import { body, json, type RouteSpec, row, sse } from "./table_row.ts";
+import { adminRoutes } from "./admin_routes.ts";
 
-/** Which error envelope a route speaks. */
-export type Envelope = "openai" | "anthropic";
-
-/** The prefix of the canonical API paths. Every route under it is also served without it: its
- * bare twin (`/v1/models` and `/models`). */
-export const API_PREFIX = "/v1";
-
-/** The extension field naming an operation's bare twin in the OpenAPI document. */
-export const BARE_PATH_FIELD = "x-gatehouse-bare-path";
-
-/** One row of the table. */
-export interface RouteSpec {
-  /** The route; its `security` says which key it takes (`security.ts`; empty: none). */
-  route: RouteConfig & { security: Security };
-  /** The bare twin (`/models`), derived from the canonical path; null outside `/v1`. */
-  bare: string | null;
-  envelope: Envelope;
-}
-
-/** A route's definition as a row writes it: `security` is required, since auth reads it. */
-type RowConfig = Omit<RouteConfig, "path" | "security"> & { security: Security };
-
-/** Builds a row: the error responses in the row's envelope are added to `responses`, and a `/v1`
- * route names its bare twin in the document. Generic like `createRoute`, so the app's handlers
- * keep their typed responses. */
-function row<P extends string, R extends RowConfig & { path: P }>(
-  envelope: Envelope,
-  errorStatuses: number[],
-  config: R,
-) {
-  const bare = config.path.startsWith(`${API_PREFIX}/`)
-    ? config.path.slice(API_PREFIX.length)
-    : null;
-  const route = createRoute<P, R>({
-    ...config,
-    responses: { ...config.responses, ...errors(envelope, errorStatuses) },
-    ...(bare === null ? {} : { [BARE_PATH_FIELD]: bare }),
-  });
-  return { route, bare, envelope };
-}
-
-const errors = (envelope: Envelope, statuses: number[]) => {
-  const schema = envelope === "anthropic" ? AnthropicError : OpenAIError;
-  const text: Record<number, string> = {
-    400:
-      "Malformed JSON, a schema violation (the message names the field path), or an endpoint-type mismatch.",
-    401: "Missing, empty, malformed, placeholder or unknown API key; the message says which.",
-    404: "Model not in the catalog (GET /v1/models lists the valid ids).",
-    405: "Wrong method: the route takes POST only (see the Allow header).",
-    413: "Body over GATEHOUSE_MAX_BODY.",
-    426: "WebSocket upgrade requested; this route takes plain HTTP POST.",
-    429: "Upstream rate limit; Retry-After is forwarded.",
-    502: "The provider failed or rejected the gateway's own credential.",
-    503: "The model's provider has no credential configured.",
-  };
-  return Object.fromEntries(statuses.map((s) => [s, {
-    description: text[s] ?? "Error",
-    content: { "application/json": { schema } },
-  }]));
-};
-
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { "application/json": { schema } },
-});
-
-const sse = (description: string) => ({
-  description,
-  content: {
-    "application/json": { schema: z.looseObject({}) },
-    "text/event-stream": { schema: z.string().openapi({ description: "Server-sent events." }) },
-  },
-});
-
-/** A JSON request body with a documented example; the generated contract tests send it. */
-const body = <T extends z.ZodType>(schema: T, example: Record<string, unknown>) => ({
-  body: { required: true, content: { "application/json": { schema, example } } },
-});
+export {
+  API_PREFIX,
+  BARE_PATH_FIELD,
+  type Envelope,
+  type RouteSpec,
+  type RowConfig,
+} from "./table_row.ts";
 
 /** Every route. Keys name the handlers in `app.ts`. */
 export const routes = {
@@ -285,6 +210,7 @@ export const routes = {
     summary: "This OpenAPI 3.1 document",
     responses: { 200: json(z.looseObject({}), "The document.") },
   }),
+  ...adminRoutes,
 } satisfies Record<string, RouteSpec>;
 
 /** The table as a list. */

@@ -28,3 +28,26 @@ Deno.test("every row's error responses are in the row's envelope", () => {
   }
   assert.ok(checked > routeList.length);
 });
+
+Deno.test("every path parameter is declared by its row (the contract tests fill it from the example)", () => {
+  for (const spec of routeList) {
+    const params = spec.route.request?.params as { shape: Record<string, unknown> } | undefined;
+    for (const name of spec.route.path.match(/\{(\w+)\}/g) ?? []) {
+      const field = params?.shape[name.slice(1, -1)];
+      assert.ok(field, `${spec.route.path}: ${name} is declared`);
+    }
+  }
+});
+
+Deno.test("no two rows share a method and path; an operation id names each once", () => {
+  const seen = new Set<string>();
+  const ids = new Set<string>();
+  for (const spec of routeList) {
+    const key = `${spec.route.method} ${spec.route.path}`;
+    assert.ok(!seen.has(key), key);
+    seen.add(key);
+    const id = spec.route.operationId ?? "";
+    assert.ok(id !== "" && !ids.has(id), `${key}: operation id ${id}`);
+    ids.add(id);
+  }
+});

@@ -1,12 +1,16 @@
 /**
  * Contract tests generated from the route table: for every canonical/bare pair, the same status
  * and body shape with a valid key, with no key and with a wrong key, and the document naming the
- * twin; for every POST-only route, a GET is the route error (405 + Allow), whatever the key; for
- * every route, each declared security scheme is accepted exactly where the row's `security` names
- * it. Nothing here names a route.
+ * twin; for every route that takes a key, 401 without one and with a wrong one; for every route,
+ * each declared security scheme is accepted exactly where the row's `security` names it (with an
+ * admin key where the row asks for the admin role), answering a status the row documents with a
+ * body its schema accepts; on every admin-only route, a key without the role is 403 whatever the
+ * scheme; on every path, a method it does not serve is the route error (405 + Allow: the methods
+ * the table has for it), whatever the key. Nothing here names a route.
  */
 import assert from "node:assert/strict";
-import { SECURITY_SCHEMES } from "../routes/security.ts";
+import type { z } from "zod";
+import { requiresAdmin, SECURITY_SCHEMES } from "../routes/security.ts";
 import { BARE_PATH_FIELD, routeList, type RouteSpec } from "../routes/table.ts";
 import { makeHarness } from "./harness.ts";
 
@@ -58,11 +62,22 @@ function exampleBody(spec: RouteSpec): unknown {
 
 const harness = await makeHarness();
 const openapi = await (await harness.request("/openapi.json")).json() as OpenApiDoc;
-const credentials: Array<[string, Record<string, string>]> = [
-  ["a valid key", { authorization: `Bearer ${harness.key}` }],
+/** The key that may call `spec`: the admin key where its security asks for the admin role. */
+const keyFor = (spec: RouteSpec) =>
+  requiresAdmin(spec.route.security) ? harness.adminKey : harness.key;
+const credentials = (spec: RouteSpec): Array<[string, Record<string, string>]> => [
+  ["a valid key", { authorization: `Bearer ${keyFor(spec)}` }],
   ["no key", {}],
   ["a wrong key", { authorization: "Bearer gth_aaaaaaaaaa_wrongwrongwrongwrongwrongwrongwr" }],
 ];
+
+/** The schema a row documents for `status` as JSON, if any. */
+function documentedSchema(spec: RouteSpec, status: number): z.ZodType | undefined {
+  const response = (spec.route.responses as Record<string, unknown>)[status] as
+    | { content?: Record<string, { schema?: z.ZodType }> }
+    | undefined;
+  return response?.content?.["application/json"]?.schema;
+}
 
 async function call(
   spec: RouteSpec,
@@ -78,7 +93,8 @@ async function call(
       ...headers,
       ...(spec.envelope === "anthropic" ? { "anthropic-version": "2023-06-01" } : {}),
     },
-    ...(verb === "POST" && body !== undefined ? { json: body } : {}),
+    // The row's own method sends its example body; a wrong-method probe sends none.
+    ...(method === undefined && body !== undefined ? { json: body } : {}),
   });
   const text = await response.text();
   return {
@@ -91,7 +107,7 @@ async function call(
 for (const spec of routeList.filter((s) => s.bare !== null)) {
   const canonical = examplePath(spec, spec.route.path, openapi);
   const bare = examplePath(spec, spec.bare!, openapi);
-  for (const [label, headers] of credentials) {
+  for (const [label, headers] of credentials(spec)) {
     Deno.test(`${spec.route.method.toUpperCase()} ${spec.route.path} and ${spec.bare} agree with ${label}`, async () => {
       const a = await call(spec, canonical, headers);
       const b = await call(spec, bare, headers);
@@ -115,6 +131,28 @@ for (const spec of routeList.filter((s) => s.bare !== null)) {
   });
 }
 
+for (const spec of routeList.filter((s) => s.route.security.length > 0)) {
+  const method = spec.route.method.toUpperCase();
+  const path = examplePath(spec, spec.route.path, openapi);
+  for (const [label, headers] of credentials(spec).slice(1)) {
+    Deno.test(`${method} ${spec.route.path} with ${label} is 401`, async () => {
+      const result = await call(spec, path, headers);
+      assert.equal(result.status, 401, JSON.stringify(result.json));
+      const error = (result.json as { error: { message: string } }).error;
+      assert.match(error.message, label === "no key" ? /No API key/ : /not valid/);
+    });
+  }
+}
+
+/** The success status of a row: 200 for a path without parameters. A parameter filled from its
+ * example may name nothing in this gateway (a key id): then the row's documented 404 is the
+ * answer that shows the route and its key were accepted. */
+function accepted(spec: RouteSpec, status: number): boolean {
+  if (status === 200) return true;
+  return /\{\w+\}/.test(spec.route.path) && status === 404 &&
+    documentedSchema(spec, 404) !== undefined;
+}
+
 for (const spec of routeList) {
   const method = spec.route.method.toUpperCase();
   const path = examplePath(spec, spec.route.path, openapi);
@@ -125,31 +163,65 @@ for (const spec of routeList) {
     });
     continue;
   }
+  const key = keyFor(spec);
   for (const [scheme, definition] of Object.entries(SECURITY_SCHEMES)) {
+    const headers = definition.type === "http"
+      ? { authorization: `Bearer ${key}` }
+      : { [definition.name]: key };
+    const expected = named.has(scheme) ? "accepted" : "401";
+    Deno.test(`${method} ${spec.route.path} with a valid key as ${scheme} alone is ${expected}`, async () => {
+      const result = await call(spec, path, headers);
+      if (expected === "401") assert.equal(result.status, 401, JSON.stringify(result.json));
+      else {assert.ok(
+          accepted(spec, result.status),
+          `${result.status} ${JSON.stringify(result.json)}`,
+        );}
+      const schema = documentedSchema(spec, result.status);
+      assert.ok(schema, `${result.status} is documented for ${spec.route.path}`);
+      const parsed = schema.safeParse(result.json);
+      assert.ok(parsed.success, `${result.status} body fits its schema: ${parsed.error?.message}`);
+    });
+  }
+  if (!requiresAdmin(spec.route.security)) continue;
+  for (const [scheme, definition] of Object.entries(SECURITY_SCHEMES)) {
+    if (!named.has(scheme)) continue;
     const headers = definition.type === "http"
       ? { authorization: `Bearer ${harness.key}` }
       : { [definition.name]: harness.key };
-    const expected = named.has(scheme) ? 200 : 401;
-    Deno.test(`${method} ${spec.route.path} with a valid key as ${scheme} alone is ${expected}`, async () => {
+    Deno.test(`${method} ${spec.route.path} with a key that is not an admin key as ${scheme} is 403`, async () => {
       const result = await call(spec, path, headers);
-      assert.equal(result.status, expected, JSON.stringify(result.json));
+      assert.equal(result.status, 403, JSON.stringify(result.json));
+      const error = (result.json as { error: { type: string; message: string } }).error;
+      assert.equal(error.type, "permission_error");
+      assert.ok(documentedSchema(spec, 403)?.safeParse(result.json).success);
     });
   }
 }
 
-for (const spec of routeList.filter((s) => s.route.method === "post")) {
-  for (const path of [spec.route.path, spec.bare!]) {
-    for (const [label, headers] of credentials) {
-      Deno.test(`GET ${path} is a route error (405, Allow: POST) with ${label}`, async () => {
-        const result = await call(spec, path, headers, "GET");
-        assert.equal(result.status, 405);
-        assert.equal(result.allow, "POST");
-        const error = spec.envelope === "anthropic"
-          ? (result.json as { type: string; error: { message: string } }).error
-          : (result.json as { error: { message: string } }).error;
-        assert.match(error.message, /takes POST only/);
-      });
-    }
+/** Every path of the table (canonical and bare) with the methods it serves, in table order. */
+const served = new Map<string, { spec: RouteSpec; methods: string[] }>();
+for (const spec of routeList) {
+  for (const path of [spec.route.path, ...(spec.bare === null ? [] : [spec.bare])]) {
+    const entry = served.get(path) ?? { spec, methods: [] };
+    entry.methods.push(spec.route.method.toUpperCase());
+    served.set(path, entry);
+  }
+}
+
+for (const [template, { spec, methods }] of served) {
+  const probe = ["GET", "POST", "PUT", "PATCH", "DELETE"].find((m) => !methods.includes(m))!;
+  const allow = methods.join(", ");
+  const path = examplePath(spec, template, openapi);
+  for (const [label, headers] of credentials(spec)) {
+    Deno.test(`${probe} ${template} is a route error (405, Allow: ${allow}) with ${label}`, async () => {
+      const result = await call(spec, path, headers, probe);
+      assert.equal(result.status, 405);
+      assert.equal(result.allow, allow);
+      const error = spec.envelope === "anthropic"
+        ? (result.json as { type: string; error: { message: string } }).error
+        : (result.json as { error: { message: string } }).error;
+      assert.ok(error.message.includes(`takes ${allow} only`), error.message);
+    });
   }
 }
 

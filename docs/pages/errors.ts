@@ -9,11 +9,11 @@ import { code, html, type Part } from "../html.ts";
 import type { Site } from "../site.ts";
 import type { DocsPage } from "./page.ts";
 
-/** The POST-only routes as the route table has them: "a, b and c". */
+/** The POST-only client routes (the `/v1` ones) as the route table has them: "a, b and c". */
 function postOnlyRoutes(): Part[] {
-  const paths = routeList.filter((spec) => spec.route.method === "post").map((spec) =>
-    html`<code>${spec.route.path}</code>`
-  );
+  const paths = routeList.filter((spec) => spec.route.method === "post" && spec.bare !== null).map((
+    spec,
+  ) => html`<code>${spec.route.path}</code>`);
   return paths.map((path, i) => [i === 0 ? "" : i === paths.length - 1 ? " and " : ", ", path]);
 }
 

@@ -23,7 +23,8 @@ function credential(method: string, path: string): string {
   const spec = routeList.find((s) => s.route.method === method && s.route.path === path);
   const sources = keySources(spec?.route.security ?? []);
   const forms = [...(sources.bearer ? ["Bearer"] : []), ...sources.headers];
-  return forms.length === 0 ? "none" : forms.join(" or ");
+  if (forms.length === 0) return "none";
+  return `${forms.join(" or ")}${sources.adminOnly ? " (admin key)" : ""}`;
 }
 
 /** The Swagger UI start-up script, served as /assets/reference.js (no inline script). Try-it-out

@@ -58,3 +58,12 @@ Deno.test("Swagger UI's assets come from this host, byte for byte from swagger-u
   assert.equal((await app.request("/assets/swagger-ui-dist/package.json")).status, 404);
   assert.equal((await app.request("/assets/swagger-ui-dist/..%2Fpackage.json")).status, 404);
 });
+
+Deno.test("the reference marks the admin routes as taking an admin key", async () => {
+  const text = squash(await (await (await docsApp()).request("/reference")).text());
+  assert.match(
+    text,
+    /<code>\/admin\/v1\/keys<\/code><\/td><td>[^<]*<\/td><td>Bearer \(admin key\)<\/td>/,
+  );
+  assert.match(text, /<code>\/v1\/usage<\/code>.*?<td>Bearer<\/td>/);
+});
