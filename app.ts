@@ -54,7 +54,7 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
   app.openapi(routes.countTokens.route, async (c) => prebuilt(await countTokens(c)));
   const images = imagesHandler(deps);
   app.openapi(routes.imagesGenerations.route, async (c) => prebuilt(await images(c)));
-  app.openapi(routes.usage.route, usageHandler(deps.store));
+  app.openapi(routes.usage.route, usageHandler(deps.store, deps.admitter));
   app.openapi(routes.root.route, rootHandler(deps.config));
   app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));
   app.openapi(routes.readyz.route, async (c) => {

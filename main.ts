@@ -14,6 +14,7 @@ import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
 import { startDocsServer } from "./docs/mod.ts";
 import { keepDeadlineTimer } from "./gateway/deadlines.ts";
+import { Governor } from "./governance/governor.ts";
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -52,7 +53,9 @@ async function main(args: string[]): Promise<void> {
         "proxy variable such as HTTPS_PROXY is set): it honours the proxy, at lower stream throughput.",
     );
   }
-  const app = createApp({ catalog, store, config, fetch: upstream.fetch, log });
+  // Key and team policies: limits counted in this process, budgets' settled spend from the store.
+  const admitter = new Governor({ store });
+  const app = createApp({ catalog, store, config, fetch: upstream.fetch, log, admitter });
   keepDeadlineTimer();
   // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
   // setting stops the start before the API listens.

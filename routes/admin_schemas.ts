@@ -8,7 +8,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { BUDGET_PERIODS, PolicyWireSchema } from "../governance/policy.ts";
-import { UsageReportSchema } from "./schemas.ts";
+import { UsageLedgerReportSchema } from "./schemas.ts";
 
 /** What a team id looks like: lowercase, 1 to 63 characters, safe in URLs and CLI arguments. */
 export const TEAM_ID_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
@@ -122,14 +122,19 @@ export const PolicyObject = z.object({
 /** A policy's wire form. */
 export type PolicyView = z.infer<typeof PolicyObject>;
 
-/** Where a budget stands in its current period. */
+/** Where a budget stands in its current period (the admin API's and `GET /v1/usage`'s). */
 export const BudgetObject = z.object({
   budget_usd: z.number(),
   period: z.enum(BUDGET_PERIODS),
-  period_start: z.string().openapi({ description: "RFC 3339 (the epoch for total)." }),
+  period_start: z.string().nullable().openapi({ description: "RFC 3339; null for total." }),
   resets_at: z.string().nullable().openapi({ description: "RFC 3339; null for total." }),
   spent_usd: z.number().openapi({
-    description: "Recorded spend in the period (requests still in flight are not counted).",
+    description: "Settled spend in the period, plus in_flight_usd.",
+  }),
+  in_flight_usd: z.number().openapi({
+    description: "Held by requests in flight (the larger of each one's reservation and what it " +
+      "has spent so far), as GET /v1/usage reads it from the gateway's admission; 0 in the " +
+      "admin API and the CLI, which read the ledger (settled spend) alone.",
   }),
   remaining_usd: z.number(),
 }).openapi("BudgetStatus");
@@ -216,7 +221,7 @@ export const AdminUsageQuery = z.object({
   }),
 });
 
-const totals = UsageReportSchema.shape.totals;
+const totals = UsageLedgerReportSchema.shape.totals;
 const group = totals.extend({
   key: z.string().openapi({
     description: 'Key id, team id ("" for keys without a team), model id, or UTC day.',

@@ -47,8 +47,9 @@ const UsageTotals = z.object({
   }),
 });
 
-/** The `GET /v1/usage` response. */
-export const UsageReportSchema = z.object({
+/** The ledger part of the `GET /v1/usage` response (`handlers/usage_limits.ts` adds the key's
+ * policy, budgets and rate limits to make the whole `UsageReport`). */
+export const UsageLedgerReportSchema = z.object({
   object: z.literal("usage_report"),
   key_id: z.string().openapi({ description: "The calling key's id (never the secret)." }),
   start: z.string().openapi({ description: "Window start, RFC 3339, inclusive." }),
@@ -58,7 +59,7 @@ export const UsageReportSchema = z.object({
   groups: z.array(UsageTotals.extend({
     key: z.string().openapi({ description: "Model id, or UTC day as YYYY-MM-DD." }),
   })).optional(),
-}).openapi("UsageReport");
+});
 
 /** The `GET /v1/usage` query. */
 export const UsageQuerySchema = z.object({

@@ -9,7 +9,8 @@
  */
 import { z } from "@hono/zod-openapi";
 import { BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC } from "./security.ts";
-import { HealthSchema, RootSchema, UsageQuerySchema, UsageReportSchema } from "./schemas.ts";
+import { HealthSchema, RootSchema, UsageQuerySchema } from "./schemas.ts";
+import { UsageReportSchema } from "./handlers/usage_limits.ts";
 import {
   ChatRequestBody,
   CountTokensBody,

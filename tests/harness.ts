@@ -13,6 +13,7 @@ import { memoryLogger } from "../gateway/log.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { Store, UsageRecord } from "../store/store.ts";
 import type { Admitter } from "../gateway/admission.ts";
+import { Governor } from "../governance/governor.ts";
 
 /** The environment that points both built-in providers at one fake upstream root, with
  * credentials the fakes can check for. */
@@ -33,7 +34,8 @@ export interface HarnessOptions {
   demo?: boolean;
   /** A ready catalog instead of the default. */
   catalog?: Catalog;
-  /** The admit stage's limits (default: admit everything). */
+  /** The admit stage's limits (default: a {@link Governor} on the harness's store, as
+   * `main.ts` builds; the harness's keys have no policy, so it admits everything). */
   admitter?: Admitter;
 }
 
@@ -83,7 +85,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     config,
     fetch: upstream.fetch,
     log,
-    admitter: options.admitter,
+    admitter: options.admitter ?? new Governor({ store }),
   };
   const app = createApp(deps);
   return {

@@ -209,9 +209,10 @@ Deno.test("a key's budget shows its spend in the period and what is left", async
     assert.deepEqual(shown.budget, {
       budget_usd: 10,
       period: "total",
-      period_start: "1970-01-01T00:00:00.000Z",
+      period_start: null,
       resets_at: null,
       spent_usd: 3.75,
+      in_flight_usd: 0,
       remaining_usd: 6.25,
     });
     const other = list.body.data.find((k: { name: string }) => k.name === "test");

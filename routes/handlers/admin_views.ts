@@ -31,14 +31,16 @@ export async function budgetOf(
   return budgetStatus(policy, await store.spend({ ...scope, start }), now);
 }
 
-function budgetView(status: BudgetStatus | null): KeyView["budget"] {
+/** A budget's wire form; `inFlightUsd` is what requests in flight hold (in `spentUsd`). */
+export function budgetView(status: BudgetStatus | null, inFlightUsd = 0): KeyView["budget"] {
   if (status === null) return null;
   return {
     budget_usd: status.budgetUsd,
     period: status.period,
-    period_start: iso(status.periodStart),
+    period_start: status.period === "total" ? null : iso(status.periodStart),
     resets_at: isoOrNull(status.resetsAt),
     spent_usd: dollars(status.spentUsd),
+    in_flight_usd: dollars(inFlightUsd),
     remaining_usd: dollars(status.remainingUsd),
   };
 }

@@ -1,11 +1,14 @@
 /**
- * `GET /v1/usage`: the calling key's ledger totals over a window, optionally grouped.
+ * `GET /v1/usage`: the calling key's ledger totals over a window, optionally grouped, with its
+ * policy, where its budgets stand and its rate limits now (`usage_limits.ts`).
  * @module
  */
 import type { Context } from "hono";
 import { invalidRequest } from "../../core/errors.ts";
+import type { Admitter } from "../../gateway/admission.ts";
 import type { Store, UsageTotals } from "../../store/store.ts";
 import type { AppEnv } from "../env.ts";
+import { usageLimits } from "./usage_limits.ts";
 
 const DAY = 86_400_000;
 
@@ -23,7 +26,27 @@ export function parseInstant(value: string | undefined, field: string): number |
   );
 }
 
-function totals(t: UsageTotals) {
+/** A report's window `[start, end)` from its query (default: the 30 days up to now). */
+export function reportWindow(query: { start?: string; end?: string }): {
+  start: number;
+  end: number;
+} {
+  // "now" must include a request recorded this very millisecond.
+  const end = parseInstant(query.end, "end") ?? Date.now() + 1;
+  const start = parseInstant(query.start, "start") ?? end - 30 * DAY;
+  if (start >= end) {
+    throw invalidRequest(
+      `start must be before end (got ${new Date(start).toISOString()} ≥ ${
+        new Date(end).toISOString()
+      }).`,
+      "start",
+    );
+  }
+  return { start, end };
+}
+
+/** Ledger totals in their wire form (dollars rounded to a millionth). */
+export function totalsWire(t: UsageTotals) {
   return {
     requests: t.requests,
     input_tokens: t.inputTokens,
@@ -37,35 +60,29 @@ function totals(t: UsageTotals) {
   };
 }
 
-/** The usage handler. */
-export function usageHandler(store: Store) {
+/** The usage handler. A key sees only its own usage; `admitter` tells where its limits stand. */
+export function usageHandler(store: Store, admitter: Admitter | undefined) {
   return async function usage(c: Context<AppEnv>) {
     const query = c.req.query();
-    // The window is [start, end): "now" must include a request recorded this very millisecond.
-    const end = parseInstant(query.end, "end") ?? Date.now() + 1;
-    const start = parseInstant(query.start, "start") ?? end - 30 * DAY;
-    if (start >= end) {
-      throw invalidRequest(
-        `start must be before end (got ${new Date(start).toISOString()} ≥ ${
-          new Date(end).toISOString()
-        }).`,
-        "start",
-      );
-    }
+    const { start, end } = reportWindow(query);
     const groupBy: "model" | "day" | undefined =
       query.group_by === "model" || query.group_by === "day" ? query.group_by : undefined;
     const key = c.get("key");
-    const report = await store.usageReport({ keyId: key.id, start, end, groupBy });
+    const [report, status] = await Promise.all([
+      store.usageReport({ keyId: key.id, start, end, groupBy }),
+      admitter?.status?.(key) ?? null,
+    ]);
     return c.json({
       object: "usage_report" as const,
       key_id: key.id,
       start: new Date(start).toISOString(),
       end: new Date(end).toISOString(),
       group_by: (groupBy ?? null) as "model" | "day" | null,
-      totals: totals(report.totals),
+      totals: totalsWire(report.totals),
       ...(report.groups
-        ? { groups: report.groups.map((g) => ({ key: g.key, ...totals(g) })) }
+        ? { groups: report.groups.map((g) => ({ key: g.key, ...totalsWire(g) })) }
         : {}),
+      ...usageLimits(key, status),
     }, 200);
   };
 }

@@ -5,23 +5,13 @@
  */
 import { z } from "@hono/zod-openapi";
 import type { GovernorStatus, RateSnapshot } from "../../governance/governor.ts";
-import { type BudgetStatus, policyToWire } from "../../governance/policy.ts";
+import { policyToWire } from "../../governance/policy.ts";
 import type { KeyRecord } from "../../store/store.ts";
+import { BudgetObject, PolicyObject, type PolicyView } from "../admin_schemas.ts";
+import { UsageLedgerReportSchema } from "../schemas.ts";
+import { budgetView } from "./admin_views.ts";
 
-const iso = (ms: number | null) => ms === null ? null : new Date(ms).toISOString();
-const usd = (value: number) => Math.round(value * 1e6) / 1e6;
-
-const Budget = z.object({
-  budget_usd: z.number(),
-  period: z.enum(["day", "week", "month", "total"]),
-  period_start: z.string().nullable().openapi({ description: "RFC 3339; null for total." }),
-  resets_at: z.string().nullable().openapi({ description: "RFC 3339; null: never (total)." }),
-  spent_usd: z.number().openapi({
-    description: "Settled spend this period plus what requests in flight hold.",
-  }),
-  in_flight_usd: z.number().openapi({ description: "Held by requests in flight." }),
-  remaining_usd: z.number(),
-}).nullable();
+const iso = (ms: number) => new Date(ms).toISOString();
 
 const Rate = z.object({
   scope: z.enum(["key", "team"]),
@@ -30,13 +20,19 @@ const Rate = z.object({
   reset_at: z.string(),
 }).nullable();
 
-/** The policy fields `GET /v1/usage` adds to its report. */
-export const UsageLimitsSchema = {
-  policy: z.looseObject({}).openapi({ description: "The key's own policy (snake_case fields)." }),
-  team: z.string().nullable(),
-  team_policy: z.looseObject({}).nullable(),
-  budget: Budget.openapi({ description: "The key's own budget in its current period." }),
-  team_budget: Budget.openapi({ description: "The team's budget, over all its keys." }),
+/** The `GET /v1/usage` response: the ledger report plus the key's policy and limits. */
+export const UsageReportSchema = UsageLedgerReportSchema.extend({
+  policy: PolicyObject.openapi({ description: "The key's own policy (absent fields: no limit)." }),
+  team: z.string().nullable().openapi({ description: "The key's team, or null." }),
+  team_policy: PolicyObject.nullable().openapi({
+    description: "The team's policy, which applies on top of the key's own; null without a team.",
+  }),
+  budget: BudgetObject.nullable().openapi({
+    description: "The key's own budget in its current period; null without one.",
+  }),
+  team_budget: BudgetObject.nullable().openapi({
+    description: "The team's budget, over all its keys; null without one.",
+  }),
   rate_limits: z.object({
     requests: Rate,
     tokens: Rate,
@@ -45,27 +41,17 @@ export const UsageLimitsSchema = {
       limit: z.number().int(),
       in_flight: z.number().int(),
     }).nullable(),
+  }).openapi({
+    description: "Each limit as the tighter of key and team now, before this request; null " +
+      "when neither sets it.",
   }),
-};
-
-function budget(status: BudgetStatus | null, inFlight: number) {
-  if (status === null) return null;
-  return {
-    budget_usd: status.budgetUsd,
-    period: status.period,
-    period_start: status.period === "total" ? null : iso(status.periodStart),
-    resets_at: iso(status.resetsAt),
-    spent_usd: usd(status.spentUsd),
-    in_flight_usd: usd(inFlight),
-    remaining_usd: usd(status.remainingUsd),
-  };
-}
+}).openapi("UsageReport");
 
 function rates(snapshot: RateSnapshot) {
   const view = (v: RateSnapshot["requests"]) =>
     v === null
       ? null
-      : { scope: v.scope, limit: v.limit, remaining: v.remaining, reset_at: iso(v.resetAt)! };
+      : { scope: v.scope, limit: v.limit, remaining: v.remaining, reset_at: iso(v.resetAt) };
   const p = snapshot.parallel;
   return {
     requests: view(snapshot.requests),
@@ -78,11 +64,12 @@ function rates(snapshot: RateSnapshot) {
  * (then budgets and rates read null). */
 export function usageLimits(key: KeyRecord, status: GovernorStatus | null) {
   return {
-    policy: policyToWire(key.policy),
+    // policyToWire writes exactly the Policy object's fields.
+    policy: policyToWire(key.policy) as PolicyView,
     team: key.team,
-    team_policy: key.teamPolicy === null ? null : policyToWire(key.teamPolicy),
-    budget: budget(status?.key ?? null, status?.inFlightUsd ?? 0),
-    team_budget: budget(status?.team ?? null, status?.teamInFlightUsd ?? 0),
+    team_policy: key.teamPolicy === null ? null : policyToWire(key.teamPolicy) as PolicyView,
+    budget: budgetView(status?.key ?? null, status?.inFlightUsd),
+    team_budget: budgetView(status?.team ?? null, status?.teamInFlightUsd),
     rate_limits: status === null
       ? { requests: null, tokens: null, parallel: null }
       : rates(status.rates),
