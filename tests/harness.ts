@@ -37,6 +37,9 @@ export interface HarnessOptions {
   /** The admit stage's limits (default: a {@link Governor} on the harness's store, as
    * `main.ts` builds; the harness's keys have no policy, so it admits everything). */
   admitter?: Admitter;
+  /** The default governor's clock, unix milliseconds (a test shifts it to place admissions in
+   * the past or the future); `Date.now` by default. */
+  clock?: () => number;
 }
 
 /** A test gateway. */
@@ -85,7 +88,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     config,
     fetch: upstream.fetch,
     log,
-    admitter: options.admitter ?? new Governor({ store }),
+    admitter: options.admitter ?? new Governor({ store, now: options.clock }),
   };
   const app = createApp(deps);
   return {
