@@ -39,10 +39,14 @@ async function main(args: string[]): Promise<void> {
     );
   }
   if (await store.countKeys() === 0) {
-    const { key, record } = await store.createKey("first key");
+    // The first key belongs to whoever runs the gateway: an admin key, so the admin API works
+    // from the start (it may call every model route too).
+    const { key, record } = await store.createKey({ name: "first key", admin: true });
     console.log(
-      `\nNo API keys existed, so one was created (id ${record.id}). It is shown once; store it now:\n\n    ${key}\n\n` +
-        "Manage keys with `deno task keys create --name NAME | list | revoke ID`.\n",
+      `\nNo API keys existed, so an admin key was created (id ${record.id}). It is shown once; store it now:\n\n    ${key}\n\n` +
+        "It may call the admin API (/admin/v1) and every model. Give people their own keys: " +
+        "`deno task keys create --name NAME [--rpm N] [--budget-usd X] ...`, " +
+        "`deno task keys list`, `deno task keys revoke ID`.\n",
     );
   }
 

@@ -36,6 +36,7 @@ export const NAV: { heading: string | null; items: NavItem[] }[] = [
     heading: "Reference",
     items: [
       { path: "/catalog", label: "Model catalog" },
+      { path: "/keys", label: "Keys, limits and budgets" },
       { path: "/errors", label: "Errors and troubleshooting" },
       { path: "/reference", label: "API reference" },
     ],

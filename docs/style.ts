@@ -44,7 +44,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 table.catalog { font-size: 0.86em; }
 table.catalog th, table.catalog td { padding: 0.3em 0.4em; }
 table.catalog code, table.routes code { white-space: nowrap; }
-table:not(.catalog):not(.routes) code { word-break: break-word; }
+table:not(.catalog):not(.routes):not(.refusals) code { word-break: break-word; }
 table.catalog .badge { display: block; width: max-content; }
 .badge { display: inline-block; font-size: 0.78em; padding: 0.05em 0.5em; border-radius: 999px;
   border: 1px solid currentColor; white-space: nowrap; margin: 0.1em 0.2em 0.1em 0; }
@@ -53,6 +53,11 @@ table.catalog .badge { display: block; width: max-content; }
 .note { border-left: 4px solid var(--accent); background: #eef3fd; padding: 0.6em 1em;
   margin: 1em 0; }
 .note.warn { border-color: var(--warn); background: #fdf5e8; }
+table.refusals { font-size: 0.86em; }
+table.refusals small { font-size: 0.95em; color: var(--muted); }
+table.refusals code { word-break: normal; overflow-wrap: normal; }
+.columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(22em, 1fr)); gap: 0 1.5em; }
+ul.contents { columns: 2 16em; }
 .method { font-weight: 700; font-family: ui-monospace, monospace; }
 footer { border-top: 1px solid var(--line); color: var(--muted); font-size: 0.85em;
   padding: 1em 1.5em; }

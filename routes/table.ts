@@ -81,7 +81,7 @@ export const routes = {
       },
     },
   }),
-  chatCompletions: row("openai", [400, 401, 404, 405, 413, 429, 502, 503], {
+  chatCompletions: row("openai", [400, 401, 403, 404, 405, 413, 429, 502, 503], {
     method: "post",
     path: "/v1/chat/completions",
     operationId: "createChatCompletion",
@@ -96,7 +96,7 @@ export const routes = {
       200: sse("A chat.completion, or chat.completion.chunk events when `stream` is true."),
     },
   }),
-  responses: row("openai", [400, 401, 404, 405, 413, 426, 429, 502, 503], {
+  responses: row("openai", [400, 401, 403, 404, 405, 413, 426, 429, 502, 503], {
     method: "post",
     path: "/v1/responses",
     operationId: "createResponse",
@@ -108,7 +108,7 @@ export const routes = {
       200: sse("A response object, or response.* events when `stream` is true."),
     },
   }),
-  messages: row("anthropic", [400, 401, 404, 405, 413, 429, 502, 503], {
+  messages: row("anthropic", [400, 401, 403, 404, 405, 413, 429, 502, 503], {
     method: "post",
     path: "/v1/messages",
     operationId: "createMessage",
@@ -124,7 +124,7 @@ export const routes = {
       200: sse("A message, or message_* events when `stream` is true."),
     },
   }),
-  countTokens: row("anthropic", [400, 401, 404, 405, 413, 502, 503], {
+  countTokens: row("anthropic", [400, 401, 403, 404, 405, 413, 502, 503], {
     method: "post",
     path: "/v1/messages/count_tokens",
     operationId: "countMessageTokens",
@@ -139,7 +139,7 @@ export const routes = {
       200: json(z.object({ input_tokens: z.number().int() }).openapi("TokenCount"), "The count."),
     },
   }),
-  imagesGenerations: row("openai", [400, 401, 404, 405, 413, 429, 502, 503], {
+  imagesGenerations: row("openai", [400, 401, 403, 404, 405, 413, 429, 502, 503], {
     method: "post",
     path: "/v1/images/generations",
     operationId: "createImage",

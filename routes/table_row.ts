@@ -35,13 +35,20 @@ export type RowConfig = Omit<RouteConfig, "path" | "security"> & { security: Sec
 const ERROR_TEXT: Record<number, string> = {
   400:
     "Malformed JSON, a schema violation (the message names the field path), or an endpoint-type mismatch.",
-  401: "Missing, empty, malformed, placeholder or unknown API key; the message says which.",
-  403: "The key may not call this route: admin routes take an admin key.",
+  401:
+    "Missing, empty, malformed, placeholder or unknown API key, or one that was revoked, expired " +
+    "(code expired_api_key) or rotated past its grace period; the message says which and when.",
+  403:
+    "The key's or its team's `models` policy does not allow this model (code model_not_allowed).",
   404: "Model not in the catalog (GET /v1/models lists the valid ids).",
   405: "Wrong method: the route takes POST only (see the Allow header).",
   413: "Body over GATEHOUSE_MAX_BODY.",
   426: "WebSocket upgrade requested; this route takes plain HTTP POST.",
-  429: "Upstream rate limit; Retry-After is forwarded.",
+  429:
+    "A limit of the key or its team: rpm, tpm or max_parallel (code rate_limit_exceeded), or a " +
+    "budget (OpenAI type insufficient_quota; Anthropic rate_limit_error), with retry-after; or " +
+    "the provider's own rate limit, its Retry-After forwarded. See the docs' Keys, limits and " +
+    "budgets page.",
   502: "The provider failed or rejected the gateway's own credential.",
   503: "The model's provider has no credential configured.",
 };

@@ -7,6 +7,7 @@
 import { routeList } from "../../routes/table.ts";
 import { code, html, type Part } from "../html.ts";
 import type { Site } from "../site.ts";
+import { limitErrors } from "./errors_limits.ts";
 import type { DocsPage } from "./page.ts";
 
 /** The POST-only client routes (the `/v1` ones) as the route table has them: "a, b and c". */
@@ -28,8 +29,8 @@ export const errorsPage: DocsPage = {
       <code>{"type": "error", "error": {"type", "message"}}</code> — and the message says what failed and
       what to do. The gateway checks in a fixed order: <strong>route</strong> (404, 405), then
       <strong>key</strong> (401), then <strong>body</strong> (413, 400), then <strong>model</strong>
-      (404, 400, 503). So a route error means the address or path is wrong whatever the key, and a 401
-      means the address is right.</p>
+      (404, 400, 503), then the key's <strong>limits</strong> (403, 429). So a route error means the
+      address or path is wrong whatever the key, and a 401 means the address is right.</p>
 
       <h2>Wrong address or wrong key?</h2>
       ${code(
@@ -55,7 +56,9 @@ export const errorsPage: DocsPage = {
             <td>The address is right; the key is not.
       The message says which problem: no key, an empty key (an unset variable), whitespace or a line
       break inside, an unsubstituted placeholder such as <code>&lt;key&gt;</code> or
-      <code>$GATEHOUSE_API_KEY</code> in single quotes, or a key that is unknown or revoked.</td>
+      <code>$GATEHOUSE_API_KEY</code> in single quotes, an unknown key, a revoked key, or an old
+      secret after its rotation's grace period; a key past its expiry gets
+      <code>expired_api_key</code>. See <a href="#limits">keys and limits</a>.</td>
             <td>Fix the variable or ask for a new key.</td>
           </tr>
           <tr>
@@ -122,7 +125,9 @@ export const errorsPage: DocsPage = {
           </tr>
           <tr>
             <td><code>429</code></td>
-            <td>The provider's rate limit; <code>Retry-After</code> is forwarded.</td>
+            <td>The key's or its team's limit (<code>rate_limit_exceeded</code>) or budget
+      (<code>insufficient_quota</code>): see <a href="#limits">below</a>. Or the provider's rate
+      limit, forwarded with its <code>Retry-After</code>.</td>
           </tr>
           <tr>
             <td><code>502</code></td>
@@ -130,6 +135,8 @@ export const errorsPage: DocsPage = {
           </tr>
         </tbody>
       </table>
+
+      ${limitErrors(site)}
 
       <h2>When a stream breaks</h2>
       <p>When the upstream stream breaks — the connection is cut, the upstream stays silent past
@@ -198,6 +205,11 @@ export const errorsPage: DocsPage = {
           <tr>
             <td><code>client_disconnect</code></td>
             <td>The client left before the end; the upstream request is closed at once.</td>
+          </tr>
+          <tr>
+            <td><code>budget_cut</code></td>
+            <td>The key's or team's budget was reached while the answer streamed; the stream ended
+      with the protocol's terminal error.</td>
           </tr>
           <tr>
             <td><code>rejected</code></td>

@@ -8,6 +8,7 @@ import { codexPage } from "./codex.ts";
 import { continuePage, zedPage } from "./config_editors.ts";
 import { clinePage, cursorPage } from "./editors.ts";
 import { errorsPage } from "./errors.ts";
+import { keysPage } from "./keys.ts";
 import type { DocsPage } from "./page.ts";
 import { quickStartPage } from "./quick_start.ts";
 import { referencePage } from "./reference.ts";
@@ -27,6 +28,7 @@ export const PAGES: DocsPage[] = [
   openaiSdkPage,
   anthropicSdkPage,
   catalogPage,
+  keysPage,
   errorsPage,
   referencePage,
 ];

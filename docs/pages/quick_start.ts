@@ -37,8 +37,11 @@ write it unless you pass it with <code>--base-url</code>.</p>`}
 
       <h2>2. A key</h2>
       <p>Keys look like <code>gth_&lt;id&gt;_&lt;secret&gt;</code> and come from the gateway's operator
-      (<code>deno task keys create --name NAME</code> on the gateway host prints one). Keep it in an
-      environment variable, not in shell history:</p>
+      (<code>deno task keys create --name NAME</code> on the gateway host prints one; a key may carry
+      limits and a budget: see <a href="${site.link(
+        "/keys",
+      )}">keys, limits and budgets</a>). Keep it
+      in an environment variable, not in shell history:</p>
       ${code(`export GATEHOUSE_API_KEY='${KEY_PLACEHOLDER}'`, "sh")}
       <p>Check both at once — a list of models means the address and the key are right; a 401 means the
       key is wrong; a 404 or no answer means the address is wrong:</p>

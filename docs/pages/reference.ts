@@ -84,8 +84,11 @@ export const referencePage: DocsPage = {
       <p>Every route of the gateway at <code>${site.api}</code>, from its OpenAPI 3.1 document
       (<a href="${site.link("/openapi.json")}">openapi.json</a>, also at
       <code>${site.api}/openapi.json</code>). Each <code>/v1</code> route is also served without
-      <code>/v1</code>. Requests are not sent from this page: use the examples on the client pages, or
-      generate a client from the document.</p>
+      <code>/v1</code>. Routes marked <q>admin key</q> (<code>/admin/v1</code>: keys, teams,
+      everyone's usage) take an admin key; <a href="${site.link(
+        "/keys",
+      )}">keys, limits and budgets</a> explains them. Requests are not sent from this page: use the
+      examples on the client pages, or generate a client from the document.</p>
       <table class="routes">
         <thead>
           <tr>

@@ -13,20 +13,26 @@ import {
 } from "../../catalog/listing.ts";
 import { invalidRequest, modelNotFound } from "../../core/errors.ts";
 import type { AppEnv } from "../env.ts";
-import { mayCall } from "../../governance/policy.ts";
+import { modelAllowed } from "../../governance/policy.ts";
 import type { Allowed } from "../../catalog/listing.ts";
 
-/** What the calling key may use: its policy's and its team's `models`. */
-function allowedFor(c: Context<AppEnv>): Allowed {
+/** What the calling key may use: its policy's and its team's `models`. A model is listed when
+ * each list names its id or one of its aliases (aliases resolve first, as on a model request). */
+function allowedFor(c: Context<AppEnv>, catalog: Catalog): Allowed {
   const key = c.get("key");
   const policies = [key.policy, key.teamPolicy];
-  return (id) => mayCall(policies, id);
+  return (id) => {
+    const names = [id, ...catalog.lookup(id)?.aliases ?? []];
+    return policies.every((policy) =>
+      policy === null || names.some((name) => modelAllowed(policy.models, name))
+    );
+  };
 }
 
 /** The list handler. */
 export function listModelsHandler(catalog: Catalog) {
   return function listModels(c: Context<AppEnv>) {
-    const allowed = allowedFor(c);
+    const allowed = allowedFor(c, catalog);
     if (!c.req.header("anthropic-version")) {
       return c.json(openaiModelList(catalog, allowed), 200);
     }
@@ -51,7 +57,7 @@ export function listModelsHandler(catalog: Catalog) {
 export function getModelHandler(catalog: Catalog) {
   return function getModel(c: Context<AppEnv>) {
     const id = c.req.param("id") ?? "";
-    const allowed = allowedFor(c);
+    const allowed = allowedFor(c, catalog);
     const body = c.req.header("anthropic-version")
       ? anthropicModelObject(catalog, id, allowed)
       : openaiModelObject(catalog, id, allowed);

@@ -1,10 +1,13 @@
 /**
- * The API reference lists every route without JavaScript and loads Swagger UI from the docs
- * host itself (the swagger-ui-dist package), never from another origin.
+ * The API reference lists every route without JavaScript (the admin routes marked as taking an
+ * admin key) and loads Swagger UI from the docs host itself (the swagger-ui-dist package), never
+ * from another origin.
  */
 import assert from "node:assert/strict";
 import absolutePath from "swagger-ui-dist/absolute-path.js";
 import { createDocsApp } from "../../docs/mod.ts";
+import { escapeHtml } from "../../docs/html.ts";
+import { adminRoutes } from "../../routes/admin_routes.ts";
 import { routeList } from "../../routes/table.ts";
 import { makeHarness } from "../harness.ts";
 import { squash } from "./docs_env.ts";
@@ -66,4 +69,26 @@ Deno.test("the reference marks the admin routes as taking an admin key", async (
     /<code>\/admin\/v1\/keys<\/code><\/td><td>[^<]*<\/td><td>Bearer \(admin key\)<\/td>/,
   );
   assert.match(text, /<code>\/v1\/usage<\/code>.*?<td>Bearer<\/td>/);
+});
+
+Deno.test("every admin route is listed with its summary and an admin key; no other route is", async () => {
+  const text = squash(await (await (await docsApp()).request("/reference")).text());
+  const rows = [
+    ...text.matchAll(
+      /<tr class="route"><td class="method">(\w+)<\/td><td><code>([^<]+)<\/code>.*?<\/td><td>([^<]*)<\/td><td>([^<]*)<\/td><\/tr>/g,
+    ),
+  ].map((m) => ({ route: `${m[1]} ${m[2]}`, summary: m[3]!, key: m[4]! }));
+  const admin = Object.values(adminRoutes).map(({ route }) => ({
+    route: `${route.method.toUpperCase()} ${route.path}`,
+    summary: escapeHtml(route.summary ?? ""),
+    key: "Bearer (admin key)",
+  }));
+  assert.ok(admin.length >= 12, "keys, teams and usage");
+  for (const expected of admin) {
+    assert.deepEqual(rows.find((r) => r.route === expected.route), expected, expected.route);
+  }
+  const others = rows.filter((r) => !r.route.includes(" /admin/"));
+  assert.equal(others.length + admin.length, rows.length);
+  for (const row of others) assert.ok(!row.key.includes("admin"), row.route);
+  assert.match(text, /take an admin key; <a href="\/keys">keys, limits and budgets<\/a>/);
 });
