@@ -92,7 +92,8 @@ deno task keys create --name ops --admin      # an admin key, for the admin API`
     <code>/admin/v1</code> routes as well as every model route; on model routes their own policy
     applies like any key's. A normal key on an admin route gets <code>403</code>
     <code>permission_error</code> <code>admin_key_required</code>. The key a gateway prints when it
-    first starts on an empty database is a normal key: create the first admin key with the CLI.
+    first starts on an empty database is an admin key: keep it for administration and give people
+    their own keys.
     Request bodies are strict: a misspelt field is a <code>400</code> naming it, never ignored. The
     CLI builds the same bodies from its flags and checks them with the same schemas.</p>
     <div class="table-wrap">
