@@ -7,6 +7,7 @@
  * {@link Policy}. Every field is optional: an absent field sets no limit.
  * @module
  */
+import { parseUtcTime } from "../core/utc_time.ts";
 import { z } from "zod";
 
 /** Budget periods: UTC calendar day, ISO week (Monday 00:00 UTC), calendar month, or forever. */
@@ -76,7 +77,8 @@ export function policyToWire(policy: Policy): Record<string, unknown> {
 }
 
 /**
- * Reads an expiry: an RFC 3339 date or date-time, unix seconds, or a duration from `now`
+ * Reads an expiry: an RFC 3339 date or date-time (UTC when it names no offset), unix seconds, or
+ * a duration from `now`
  * (`30d`, `12h`, `90m`). Throws a message naming the accepted forms.
  */
 export function parseExpiry(value: string | number, now: number): number {
@@ -86,11 +88,8 @@ export function parseExpiry(value: string | number, now: number): number {
     const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[duration[2] as "d" | "h" | "m"];
     return now + Number(duration[1]) * unit;
   }
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value.trim())) {
-    const text = value.trim();
-    const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
-    if (!Number.isNaN(ms)) return ms;
-  }
+  const ms = parseUtcTime(value);
+  if (ms !== null) return ms;
   throw new Error(
     `expires_at "${value}" is not a time: use a duration (30d, 12h, 90m), a date (2027-01-01), ` +
       "an RFC 3339 date-time, or unix seconds",

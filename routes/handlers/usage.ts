@@ -5,6 +5,7 @@
  */
 import type { Context } from "hono";
 import { invalidRequest } from "../../core/errors.ts";
+import { parseUtcTime } from "../../core/utc_time.ts";
 import type { Admitter } from "../../gateway/admission.ts";
 import type { Store, UsageTotals } from "../../store/store.ts";
 import type { AppEnv } from "../env.ts";
@@ -12,14 +13,13 @@ import { usageLimits } from "./usage_limits.ts";
 
 const DAY = 86_400_000;
 
-/** Parses an RFC 3339 date / date-time or unix seconds; null when absent. */
+/** Parses an RFC 3339 date / date-time (UTC when it names no offset) or unix seconds; null when
+ * absent. */
 export function parseInstant(value: string | undefined, field: string): number | null {
   if (value === undefined || value === "") return null;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.floor(Number(value) * 1000);
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
-    const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value);
-    if (!Number.isNaN(ms)) return ms;
-  }
+  const ms = parseUtcTime(value);
+  if (ms !== null) return ms;
   throw invalidRequest(
     `${field}="${value}" is not a time: use a date (2026-11-01), an RFC 3339 date-time, or unix seconds.`,
     field,
