@@ -85,11 +85,6 @@ export function formatTime(time: number | null): string {
   return time === null ? "-" : `${new Date(time).toISOString().slice(0, 19).replace("T", " ")}Z`;
 }
 
-/** US dollars as `$1.23` (`$0.0042` below a cent). */
-export function formatUsd(usd: number): string {
-  return usd !== 0 && Math.abs(usd) < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(2)}`;
-}
-
 /** Rows as an aligned table under `header`, one line each. */
 export function formatTable(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));

@@ -7,6 +7,7 @@
  * @module
  */
 import { POLICY_FIELDS } from "../governance/policy.ts";
+import { usd } from "../governance/refusals.ts";
 import type { KeyRecord, Store } from "../store/store.ts";
 import { assertNever } from "../core/stream.ts";
 import {
@@ -24,7 +25,6 @@ import {
   DEFAULT_DB_PATH,
   formatTable,
   formatTime,
-  formatUsd,
   processIo,
   reportError,
   UsageError,
@@ -186,8 +186,8 @@ export async function formatKeyTable(store: Store, keys: KeyRecord[], now: numbe
       formatTime(k.createdAt),
       formatTime(k.lastUsedAt),
       formatTime(k.revokedAt),
-      budget === null ? "-" : `${formatUsd(budget.spentUsd)}/${budget.period}`,
-      budget === null ? "-" : formatUsd(budget.remainingUsd),
+      budget === null ? "-" : `${usd(budget.spentUsd)}/${budget.period}`,
+      budget === null ? "-" : usd(budget.remainingUsd),
       policySummary(k.policy),
     ];
   }));
@@ -219,10 +219,11 @@ async function run(
     case "rotate": {
       const { record, key } = await rotateKey(store, command.id, command.graceSeconds);
       io.stdout(`${key}\n`);
+      // Judged against the rotation's own time: the store's clock ran on since `now` was read.
       const until = record.previousValidUntil;
       io.stderr(
         `Rotated key ${record.id} ("${record.name}"). ` +
-          (until === null || until <= now
+          (until === null || until <= (record.rotatedAt ?? now)
             ? "The old secret no longer works. "
             : `The old secret works until ${formatTime(until)}. `) +
           "Copy the new key now: it cannot be shown again.\n",

@@ -5,6 +5,7 @@
  * @module
  */
 import { POLICY_FIELDS } from "../governance/policy.ts";
+import { usd } from "../governance/refusals.ts";
 import type { Store, TeamRecord } from "../store/store.ts";
 import { assertNever } from "../core/stream.ts";
 import {
@@ -25,7 +26,6 @@ import {
   DEFAULT_DB_PATH,
   formatTable,
   formatTime,
-  formatUsd,
   processIo,
   reportError,
   UsageError,
@@ -125,8 +125,8 @@ export async function formatTeamTable(store: Store, teams: TeamRecord[], now: nu
       team.id,
       String(counts.get(team.id) ?? 0),
       formatTime(team.createdAt),
-      budget === null ? "-" : `${formatUsd(budget.spentUsd)}/${budget.period}`,
-      budget === null ? "-" : formatUsd(budget.remainingUsd),
+      budget === null ? "-" : `${usd(budget.spentUsd)}/${budget.period}`,
+      budget === null ? "-" : usd(budget.remainingUsd),
       policySummary(team.policy),
     ];
   }));

@@ -200,3 +200,100 @@ Deno.test("migrate: a database written by schema 2 upgrades to 3 without losing 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+/** The last commit before governance, whose gatehouse wrote schema 2, and its store's files; null
+ * when this checkout cannot read them (no git history or no --allow-run): the test is skipped. */
+const SCHEMA_2_COMMIT = "42d93d0";
+const ROOT = new URL("../../", import.meta.url).pathname;
+const git = (...args: string[]) =>
+  new Deno.Command("git", { args, cwd: ROOT, stderr: "null" }).outputSync();
+const OLD_FILES = (() => {
+  try {
+    const listed = git("ls-tree", "-r", "--name-only", SCHEMA_2_COMMIT, "store/");
+    const files = new TextDecoder().decode(listed.stdout).split("\n");
+    return listed.success ? files.filter((f) => /(?<!_test)\.ts$/.test(f)) : null;
+  } catch {
+    return null;
+  }
+})();
+const RESPONSE = { id: "resp_1", conversation: "[1]", createdAt: 2100 };
+const OLD_WINDOW = { start: 0, end: Date.UTC(2026, 0, 1) };
+
+/** Run by the old store: two keys (one used, one revoked), ledger rows, a response; prints the
+ * keys and the old store's own reports. */
+const OLD_WRITER = `
+import { openSqliteStore } from "./store/sqlite/sqlite_store.ts";
+const [path, rowsFile] = Deno.args;
+let clock = 1000;
+const store = openSqliteStore(path, { now: () => clock });
+const live = await store.createKey("laptop");
+const gone = await store.createKey("old");
+clock = 70_000; // a minute after creation, so the use is written
+if ((await store.verifyKey(live.key)) === null) throw new Error("the key did not verify");
+clock = 80_000;
+await store.revokeKey(gone.record.id);
+const ids = { live: live.record.id, gone: gone.record.id };
+for (const row of JSON.parse(await Deno.readTextFile(rowsFile))) {
+  await store.recordUsage({ ...row, keyId: ids[row.keyId] });
+}
+await store.saveResponse({ ...${JSON.stringify(RESPONSE)}, keyId: ids.live });
+const reports = await Promise.all([ids.live, ids.gone].flatMap((keyId) => ["model", "day"].map(
+  (groupBy) => store.usageReport({ ...${JSON.stringify(OLD_WINDOW)}, keyId, groupBy }))));
+await store.close();
+console.log(JSON.stringify({ live: live.key, gone: gone.key, reports }));
+`;
+
+Deno.test({
+  name: `migrate: a gatehouse.db as the code at ${SCHEMA_2_COMMIT} wrote it loses nothing`,
+  ignore: OLD_FILES === null,
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      for (const file of OLD_FILES!) {
+        await Deno.mkdir(join(dir, file, ".."), { recursive: true });
+        await Deno.writeFile(join(dir, file), git("show", `${SCHEMA_2_COMMIT}:${file}`).stdout);
+      }
+      await Deno.writeTextFile(join(dir, "writer.ts"), OLD_WRITER);
+      const rows = Array.from({ length: 40 }, (_, i) => ledgerRow(i % 3 ? "live" : "gone", i));
+      await Deno.writeTextFile(join(dir, "rows.json"), JSON.stringify(rows));
+      const path = join(dir, "data", "gatehouse.db");
+      const args = ["run", "--allow-read", "--allow-write", "writer.ts", path, "rows.json"];
+      const written = await new Deno.Command(Deno.execPath(), { args, cwd: dir }).output();
+      assert.equal(written.code, 0, new TextDecoder().decode(written.stderr));
+      const old = JSON.parse(new TextDecoder().decode(written.stdout));
+      const rowsBefore = (db: DatabaseSync) => db.prepare("SELECT * FROM usage ORDER BY id").all();
+      const before = new DatabaseSync(path);
+      assert.equal(schemaVersion(before), 2);
+      const ledger = rowsBefore(before);
+      before.close();
+
+      const store = openSqliteStore(path, { now: () => 90_000 });
+      try {
+        const [live, gone] = [old.live.slice(4, 14), old.gone.slice(4, 14)];
+        const checked = await store.checkKey(old.live);
+        assert.ok("record" in checked, "the old secret still verifies");
+        const { id, name, createdAt, lastUsedAt, policy } = checked.record;
+        const seen = [id, name, createdAt, lastUsedAt, policy];
+        assert.deepEqual(seen, [live, "laptop", 1000, 70_000, {}]);
+        assert.deepEqual(await store.checkKey(old.gone), { reason: "revoked", at: 80_000 });
+        // The same reports, but for the outcome added since (budget_cut, 0 in each).
+        const noCut = (k: string, v: unknown) => k === "budget_cut" && v === 0 ? undefined : v;
+        const json = (value: unknown) => JSON.parse(JSON.stringify(value, noCut));
+        const report = (keyId: string, groupBy: "model" | "day") =>
+          store.usageReport({ ...OLD_WINDOW, keyId, groupBy });
+        const after = [live, gone].flatMap((k) => [report(k, "model"), report(k, "day")]);
+        assert.deepEqual(json(await Promise.all(after)), old.reports);
+        assert.equal(old.reports[0].totals.requests + old.reports[2].totals.requests, 40);
+        assert.deepEqual(await store.loadResponse("resp_1", live), { ...RESPONSE, keyId: live });
+      } finally {
+        await store.close();
+      }
+      const upgraded = new DatabaseSync(path);
+      assert.equal(schemaVersion(upgraded), SCHEMA_VERSION);
+      assert.deepEqual(rowsBefore(upgraded), ledger);
+      upgraded.close();
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

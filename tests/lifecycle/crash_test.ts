@@ -7,47 +7,21 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { openSqliteStore } from "../../store/sqlite/sqlite_store.ts";
+import { type GatewayProcess, startGateway } from "../governance/gateway_process.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const REQUESTS = 400;
 const CONCURRENCY = 16;
-
-/** Starts `main.ts --demo` on a free port; resolves with its address once it listens. */
-async function startGateway(dbPath: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-write", MAIN, "--demo"],
-    env: { GATEHOUSE_DB: dbPath, PORT: "0", HOST: "127.0.0.1", DOCS_PORT: "off" },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const { value, done } = await lines.read();
-    if (done) break;
-    seen += value;
-    const port = /listening on http:\/\/[^:]+:(\d+)/.exec(seen)?.[1];
-    if (port) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      (async () => {
-        while (!(await lines.read().catch(() => ({ done: true }))).done) { /* drain */ }
-      })();
-      return { child, url: `http://127.0.0.1:${port}` };
-    }
-  }
-  child.kill("SIGKILL");
-  throw new Error(`the gateway did not start: ${seen}`);
-}
 
 Deno.test("a SIGKILLed gateway keeps the ledger rows of every request answered before the kill", async () => {
   const dir = await Deno.makeTempDir();
   const dbPath = join(dir, "gatehouse.db");
+  let gateway: GatewayProcess | null = null;
   try {
     const seed = openSqliteStore(dbPath);
     const { key, record } = await seed.createKey("crash");
     await seed.close();
-    const { child, url } = await startGateway(dbPath);
+    gateway = await startGateway(dbPath);
+    const { child, url } = gateway;
     let next = 0;
     let answered = 0;
     const worker = async () => {
@@ -77,6 +51,7 @@ Deno.test("a SIGKILLed gateway keeps the ledger rows of every request answered b
       await after.close();
     }
   } finally {
+    await gateway?.stop();
     await Deno.remove(dir, { recursive: true });
   }
 });
