@@ -10,6 +10,17 @@
  * | max_parallel       | 429    | `rate_limit` | `rate_limit_exceeded` | 1                          |
  * | budget             | 429    | `quota`      | `insufficient_quota`  | seconds to the period end  |
  * | budget (in flight) | 429    | `quota`      | `insufficient_quota`  | 1                          |
+ *
+ * Every 429 also says `x-should-retry` (Anthropic's header, which the OpenAI and Anthropic SDKs
+ * and Claude Code obey before anything else): `true` exactly when it has a `retry-after` of at
+ * most a minute. How the real clients read a 429 (tests/clients/*_rate_limit_test.ts run them
+ * against one): Codex retries an HTTP 429 only when it has `retry-after`, waiting exactly that,
+ * up to 5 times, and never one whose code is `insufficient_quota`; Claude Code waits a
+ * `retry-after` of up to 60 s (and gives up at once on a longer one), else backs off on its own
+ * (from 0.5 s, doubling, at most ~40 s) up to 10 times; the SDKs wait a `retry-after` of up to
+ * 60 s, else back off. So without `x-should-retry: false` a refusal no wait cures (a request too
+ * large for tpm, a `total` budget spent) would be resent for nothing: by Claude Code 10 times
+ * over about 3 minutes before it shows the message.
  * @module
  */
 import { GatewayError } from "../core/errors.ts";
@@ -68,8 +79,33 @@ export function modelNotAllowed(
   );
 }
 
-function rateLimited(message: string, headers: Record<string, string>): GatewayError {
-  return new GatewayError("rate_limit", 429, message, { code: "rate_limit_exceeded", headers });
+/** The longest `retry-after` (seconds) a retry is still worth waiting for: clients ignore a
+ * longer one (the OpenAI and Anthropic SDKs above 60 s; Claude Code gives up). */
+export const RETRY_HORIZON_SECONDS = 60;
+
+/** `headers` plus `retry-after` (when a wait can cure the refusal) and `x-should-retry`: true
+ * only when that wait is at most {@link RETRY_HORIZON_SECONDS}. */
+export function retryHeaders(
+  headers: Record<string, string>,
+  retryAfterSeconds: number | null,
+): Record<string, string> {
+  const worth = retryAfterSeconds !== null && retryAfterSeconds <= RETRY_HORIZON_SECONDS;
+  return {
+    ...headers,
+    ...(retryAfterSeconds === null ? {} : { "retry-after": String(retryAfterSeconds) }),
+    "x-should-retry": String(worth),
+  };
+}
+
+function rateLimited(
+  message: string,
+  headers: Record<string, string>,
+  retryAfterSeconds: number | null,
+): GatewayError {
+  return new GatewayError("rate_limit", 429, message, {
+    code: "rate_limit_exceeded",
+    headers: retryHeaders(headers, retryAfterSeconds),
+  });
 }
 
 /** 429: the `rpm` window is full for `waitMs` more milliseconds. */
@@ -83,7 +119,8 @@ export function rpmExceeded(
   return rateLimited(
     `Rate limit reached for ${who(w)}: ${rpm} requests per minute (rpm), and ${rpm} were ` +
       `admitted in the last 60 seconds. Retry in ${seconds} s.`,
-    { ...headers, "retry-after": String(seconds) },
+    headers,
+    seconds,
   );
 }
 
@@ -103,13 +140,15 @@ export function tpmExceeded(
         `per token), more than ${whose(w)} limit of ${tpm} tokens per minute (tpm): it can ` +
         "never fit. Send a shorter request, or ask an admin to raise tpm.",
       headers,
+      null,
     );
   }
   const seconds = retrySeconds(waitMs);
   return rateLimited(
     `Rate limit reached for ${who(w)}: ${tpm} tokens per minute (tpm); ${used} were counted ` +
       `in the last 60 seconds and this request needs about ${needed}. Retry in ${seconds} s.`,
-    { ...headers, "retry-after": String(seconds) },
+    headers,
+    seconds,
   );
 }
 
@@ -122,7 +161,8 @@ export function parallelExceeded(
   return rateLimited(
     `Too many requests in flight for ${who(w)}: max_parallel is ${maxParallel}, and ` +
       `${maxParallel} are running (streams included). Retry when one finishes.`,
-    { ...headers, "retry-after": "1" },
+    headers,
+    1,
   );
 }
 
@@ -152,7 +192,8 @@ function resets(resetsAt: number | null, now: number): string {
 
 /** 429 `insufficient_quota`: `reservationUsd` does not fit in the budget. When it would fit but
  * for the holds of requests in flight, the message says to retry when they finish
- * (retry-after 1); otherwise retry-after is the time to the period's end (none for `total`). */
+ * (retry-after 1); otherwise retry-after is the time to the period's end (none for `total`),
+ * and `x-should-retry` is false unless that end is within a minute. */
 export function budgetExceeded(
   w: Whose,
   f: BudgetFigures,
@@ -161,11 +202,7 @@ export function budgetExceeded(
   headers: Record<string, string>,
 ): GatewayError {
   const inFlight = f.settledUsd + reservationUsd <= f.budgetUsd;
-  const retry = inFlight
-    ? "1"
-    : f.resetsAt === null
-    ? null
-    : String(retrySeconds(f.resetsAt - now));
+  const retry = inFlight ? 1 : f.resetsAt === null ? null : retrySeconds(f.resetsAt - now);
   const next = inFlight
     ? `Requests in flight hold part of it: retry when they finish. ${resets(f.resetsAt, now)}`
     : resets(f.resetsAt, now);
@@ -176,10 +213,7 @@ export function budgetExceeded(
       `${usd(f.settledUsd + f.heldUsd)} spent this period (${usd(f.settledUsd)} settled + ` +
       `${usd(f.heldUsd)} held by ${f.holds} request${f.holds === 1 ? "" : "s"} in flight), ` +
       `and this request reserves ${usd(reservationUsd)}. ${next}`,
-    {
-      code: "insufficient_quota",
-      headers: retry === null ? headers : { ...headers, "retry-after": retry },
-    },
+    { code: "insufficient_quota", headers: retryHeaders(headers, retry) },
   );
 }
 

@@ -5,6 +5,8 @@ import {
   humanDuration,
   modelNotAllowed,
   parallelExceeded,
+  RETRY_HORIZON_SECONDS,
+  retryHeaders,
   retrySeconds,
   rpmExceeded,
   tpmExceeded,
@@ -49,12 +51,30 @@ Deno.test("refusals: status, kind, code and headers of each", () => {
   );
   const rpm = rpmExceeded(key, 3, 12_300, limits);
   assert.deepEqual([rpm.status, rpm.kind, rpm.code], [429, "rate_limit", "rate_limit_exceeded"]);
-  assert.deepEqual(rpm.headers, { ...limits, "retry-after": "13" });
+  assert.deepEqual(rpm.headers, { ...limits, "retry-after": "13", "x-should-retry": "true" });
   const tpm = tpmExceeded(team, 1_000, 900, 200, 4_000, {});
   assert.match(tpm.message, /team "research" \(shared by its keys\): 1000 tokens per minute/);
   assert.equal(tpm.headers["retry-after"], "4");
   assert.equal(tpmExceeded(key, 1_000, 0, 2_000, Infinity, {}).headers["retry-after"], undefined);
   assert.equal(parallelExceeded(key, 4, {}).headers["retry-after"], "1");
+});
+
+Deno.test("refusals: x-should-retry is true only when a wait of at most a minute cures it", () => {
+  assert.equal(RETRY_HORIZON_SECONDS, 60);
+  assert.deepEqual(retryHeaders({ a: "1" }, 60), {
+    a: "1",
+    "retry-after": "60",
+    "x-should-retry": "true",
+  });
+  assert.deepEqual(retryHeaders({}, 61), { "retry-after": "61", "x-should-retry": "false" });
+  assert.deepEqual(retryHeaders({}, null), { "x-should-retry": "false" });
+  // The rate windows are 60 s long: whatever they ask to wait is worth it.
+  assert.equal(rpmExceeded(key, 1, 60_000, {}).headers["x-should-retry"], "true");
+  assert.equal(tpmExceeded(key, 10, 10, 5, 59_001, {}).headers["x-should-retry"], "true");
+  assert.equal(parallelExceeded(team, 1, {}).headers["x-should-retry"], "true");
+  // Never fits: no wait helps, so no retry-after, and clients are told not to resend.
+  const never = tpmExceeded(key, 1_000, 0, 2_000, Infinity, {});
+  assert.deepEqual(never.headers, { "x-should-retry": "false" });
 });
 
 Deno.test("refusals: a budget refusal names budget, spend, holds and the reset", () => {
@@ -69,6 +89,11 @@ Deno.test("refusals: a budget refusal names budget, spend, holds and the reset",
   const spent = budgetExceeded(key, figures, 1, now, {});
   assert.deepEqual([spent.status, spent.kind, spent.code], [429, "quota", "insufficient_quota"]);
   assert.equal(spent.headers["retry-after"], String(12 * 3600));
+  assert.equal(spent.headers["x-should-retry"], "false", "half a day is not worth a retry");
+  const soon = budgetExceeded(key, figures, 1, figures.resetsAt - 30_000, {});
+  assert.deepEqual([soon.headers["retry-after"], soon.headers["x-should-retry"]], ["30", "true"]);
+  const total = budgetExceeded(key, { ...figures, period: "total", resetsAt: null }, 1, now, {});
+  assert.deepEqual(total.headers, { "x-should-retry": "false" });
   assert.match(
     spent.message,
     /\$10\.00 per day \(UTC\); \$9\.50 spent.*resets at 2026-01-16T00:00:00Z \(in 12 h 0 min\)/,
@@ -81,6 +106,7 @@ Deno.test("refusals: a budget refusal names budget, spend, holds and the reset",
     {},
   );
   assert.equal(held.headers["retry-after"], "1");
+  assert.equal(held.headers["x-should-retry"], "true");
   assert.match(held.message, /\$4\.50 held by 2 requests in flight.*retry when they finish/);
   const reached = budgetReached(key, { ...figures, period: "total", resetsAt: null }, 10, now);
   assert.match(reached.message, /\$10\.00 spent of \$10\.00 in total.*never resets/);

@@ -16,67 +16,7 @@ import { makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import type { LlmWire } from "../fakes/scripted_conversation.ts";
 import { clientTest, realClients, runClient } from "./real_clients.ts";
-
-/** A proxy that refuses every request and records its first line (`CONNECT host:443 ...`). */
-function startProxyTrap() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const attempts: string[] = [];
-  const refuse = new TextEncoder().encode(
-    "HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n",
-  );
-  const serving = (async () => {
-    for await (const conn of listener) {
-      const buffer = new Uint8Array(1024);
-      const n = await conn.read(buffer).catch(() => null);
-      attempts.push(
-        new TextDecoder().decode(buffer.subarray(0, n ?? 0)).split("\r\n")[0] ??
-          "",
-      );
-      await conn.write(refuse).catch(() => 0);
-      conn.close();
-    }
-  })().catch(() => {});
-  const url = `http://127.0.0.1:${listener.addr.port}`;
-  return {
-    attempts,
-    env: {
-      HTTPS_PROXY: url,
-      HTTP_PROXY: url,
-      ALL_PROXY: url,
-      https_proxy: url,
-      http_proxy: url,
-      NO_PROXY: "127.0.0.1,localhost",
-      no_proxy: "127.0.0.1,localhost",
-    },
-    async close() {
-      listener.close();
-      await serving;
-    },
-  };
-}
-
-/** Codex's config: the gateway root as a Responses provider keyed from auth.json. */
-function codexConfig(model: string, gatewayUrl: string): string {
-  return [
-    `model = "${model}"`,
-    `model_provider = "gatehouse"`,
-    "",
-    "[model_providers.gatehouse]",
-    `name = "gatehouse"`,
-    `base_url = "${gatewayUrl}"`,
-    `wire_api = "responses"`,
-    "requires_openai_auth = true",
-    "supports_websockets = false",
-    "",
-    "[analytics]",
-    "enabled = false",
-    "",
-    "# Plugin sync fetches from github.com and chatgpt.com.",
-    "[features]",
-    "plugins = false",
-    "",
-  ].join("\n");
-}
+import { codexConfig, startProxyTrap } from "./codex_home.ts";
 
 /** One line of `codex exec --json` output. */
 interface ExecEvent {
@@ -120,7 +60,9 @@ async function roundTrip(
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-" });
   try {
-    const secret = `the lighthouse keeper is ${model}-${crypto.randomUUID().slice(0, 8)}`;
+    const secret = `the lighthouse keeper is ${model}-${
+      crypto.randomUUID().slice(0, 8)
+    }`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const codexHome = `${home}/codex`;
@@ -162,7 +104,9 @@ async function roundTrip(
     const events = run.stdout.split("\n").filter((l) => l.trim() !== "").map((
       l,
     ) => JSON.parse(l) as ExecEvent);
-    const items = events.flatMap((e) => e.type === "item.completed" && e.item ? [e.item] : []);
+    const items = events.flatMap((e) =>
+      e.type === "item.completed" && e.item ? [e.item] : []
+    );
     const command = items.find((i) => i.type === "command_execution");
     assert.ok(command, `no command ran: ${run.stdout}`);
     assert.ok(

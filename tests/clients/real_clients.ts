@@ -9,7 +9,11 @@
  * they fail with the reason, so a green run always means the real clients ran.
  * @module
  */
-import { type ClientBinaries, installClients, type RealClients } from "./install_clients.ts";
+import {
+  type ClientBinaries,
+  installClients,
+  type RealClients,
+} from "./install_clients.ts";
 
 export type { ClientBinaries, RealClients } from "./install_clients.ts";
 
@@ -19,7 +23,9 @@ let prepared: Promise<RealClients> | undefined;
 export function realClients(): Promise<RealClients> {
   prepared ??= installClients().then((clients) => {
     if (!clients.ready) {
-      const then = installRequired(Deno.env.get("CI")) ? "fail (CI is set)" : "are skipped";
+      const then = installRequired(Deno.env.get("CI"))
+        ? "fail (CI is set)"
+        : "are skipped";
       console.error(
         `tests/clients: the real-client tests ${then}: ${clients.reason}; ` +
           `enable with: ${clients.enable}`,
@@ -59,7 +65,8 @@ export function clientTestDefinition(
     };
   }
   return {
-    name: `${name} (skipped: ${clients.reason}; enable with: ${clients.enable})`,
+    name:
+      `${name} (skipped: ${clients.reason}; enable with: ${clients.enable})`,
     ignore: true,
     fn: () => {},
   };

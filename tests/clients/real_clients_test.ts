@@ -3,7 +3,11 @@
  * a developer's machine, failed with the reason under CI. (Nothing here installs anything.)
  */
 import assert from "node:assert/strict";
-import { clientTestDefinition, installRequired, type RealClients } from "./real_clients.ts";
+import {
+  clientTestDefinition,
+  installRequired,
+  type RealClients,
+} from "./real_clients.ts";
 
 const missing: RealClients = {
   ready: false,
@@ -13,7 +17,9 @@ const missing: RealClients = {
 const noop = () => Promise.resolve();
 
 Deno.test("installRequired: CI set to a true value requires the clients", () => {
-  for (const value of ["true", "1", "yes", "TRUE"]) assert.equal(installRequired(value), true);
+  for (const value of ["true", "1", "yes", "TRUE"]) {
+    assert.equal(installRequired(value), true);
+  }
   for (const value of [undefined, "", "0", "false", "False"]) {
     assert.equal(installRequired(value), false, String(value));
   }
@@ -39,7 +45,10 @@ Deno.test("under CI, unavailable clients make a test that fails with the reason"
 });
 
 Deno.test("ready clients run the test with their binaries, CI or not", async () => {
-  const ready: RealClients = { ready: true, binaries: { claude: "/c", codex: "/x" } };
+  const ready: RealClients = {
+    ready: true,
+    binaries: { claude: "/c", codex: "/x" },
+  };
   for (const required of [false, true]) {
     let seen = "";
     const test = clientTestDefinition(ready, "runs", (b) => {
