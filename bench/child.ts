@@ -9,6 +9,8 @@ export interface Announcement {
   port: number;
   /** The gateway's API key, for the load generator. */
   key?: string;
+  /** The gateway's key with every policy set (`policies.ts`). */
+  policiedKey?: string;
 }
 
 /** Prints the announcement line the driver waits for. */

@@ -1,7 +1,9 @@
 /**
- * The gateway as the benchmark runs it: built the way `main.ts` builds it, with the bench catalog
- * (every provider on the fake upstream), an in-memory store and one fresh key. Prints
- * `{"port":N,"key":"gth_..."}` on stdout when it listens. Info log lines are dropped when
+ * The gateway as the benchmark runs it: built the way `main.ts` builds it (the governor as its
+ * admitter), with the bench catalog (every provider on the fake upstream), an in-memory store and
+ * two fresh keys: one with no policy, and one with every policy field set in a team that has
+ * every field set too (`policies.ts`). Prints `{"port":N,"key":"gth_...","policiedKey":"gth_..."}`
+ * on stdout when it listens. Info log lines are dropped when
  * `GATEHOUSE_QUIET=1` (the driver sets it). Takes `profile start` / `profile stop FILE` lines on
  * stdin (see `cpu_profile.ts`).
  *
@@ -15,9 +17,11 @@ import { parseCatalogConfig } from "../catalog/parse_config.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { consoleLogger } from "../gateway/log.ts";
 import { openStore } from "../store/open_store.ts";
+import { Governor } from "../governance/governor.ts";
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "./bench_catalog.ts";
 import { announce, exitWithParent } from "./child.ts";
 import { profileCommands } from "./cpu_profile.ts";
+import { benchPolicies, POLICY_TEAM } from "./policies.ts";
 import { createUpstreamClient } from "../gateway/upstream_client.ts";
 
 /** The environment the catalog and config see: only the bench credential, so no
@@ -33,6 +37,13 @@ async function main(upstream: string): Promise<void> {
   });
   const store = await openStore(":memory:");
   const { key } = await store.createKey("bench");
+  const policies = benchPolicies(Date.now());
+  await store.createTeam(POLICY_TEAM, policies.team);
+  const { key: policiedKey } = await store.createKey({
+    name: "bench-policied",
+    team: POLICY_TEAM,
+    policy: policies.key,
+  });
   const log = consoleLogger({ quiet: Deno.env.get("GATEHOUSE_QUIET") === "1" });
   keepDeadlineTimer();
   // GATEHOUSE_UPSTREAM_CLIENT=fetch in the driver's environment measures the runtime's fetch.
@@ -45,11 +56,12 @@ async function main(upstream: string): Promise<void> {
     config,
     fetch: createUpstreamClient(config.upstreamClient).fetch,
     log,
+    admitter: new Governor({ store }),
   });
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
-    onListen: ({ port }) => announce({ port, key }),
+    onListen: ({ port }) => announce({ port, key, policiedKey }),
   }, app.fetch);
   await exitWithParent(async () => {
     await server.shutdown();

@@ -1,24 +1,27 @@
 /**
  * `deno task bench --profile=<scenario>`: runs one scenario through gatehouse (at concurrency 32,
- * or `--concurrency=N`) with the V8 sampling profiler on, writes the profile to bench/results/
+ * or `--concurrency=N`; with its unpolicied key, or `--target=policied` for the key under every
+ * policy) with the V8 sampling profiler on, writes the profile to bench/results/
  * and prints where the gateway process spent its CPU time.
  * @module
  */
 import { readProfileWhenWritten, summarize } from "./cpu_profile.ts";
 import { runLoad } from "./load.ts";
 import { table } from "./report.ts";
-import type { Scenario } from "./scenarios.ts";
+import type { Scenario, Target } from "./scenarios.ts";
 import { startTargets, targetRequest, validate } from "./targets.ts";
 
-/** Profiles `scenario` through gatehouse for `seconds` at `concurrency`; returns the exit code. */
+/** Profiles `scenario` through gatehouse (`target`: which key) for `seconds` at `concurrency`;
+ * returns the exit code. */
 export async function profileScenario(
   scenario: Scenario,
   seconds: number,
   concurrency = 32,
+  target: Target = "gatehouse",
 ): Promise<number> {
   const targets = await startTargets();
   try {
-    const request = targetRequest(targets, scenario, "gatehouse");
+    const request = targetRequest(targets, scenario, target);
     const { problems } = await validate(request, scenario);
     if (problems.length > 0) {
       console.log(`${scenario.id}: the first request failed: ${problems.join("; ")}`);
@@ -28,7 +31,8 @@ export async function profileScenario(
     await runLoad({ ...load, durationMs: 1000 });
     const dir = new URL("./results/", import.meta.url);
     await Deno.mkdir(dir, { recursive: true });
-    const file = new URL(`gatehouse-${scenario.id}.cpuprofile`, dir);
+    const suffix = target === "gatehouse" ? "" : `-${target}`;
+    const file = new URL(`gatehouse-${scenario.id}${suffix}.cpuprofile`, dir);
     await Deno.remove(file).catch(() => {});
     await targets.gateway.send("profile start");
     const result = await runLoad({ ...load, durationMs: seconds * 1000 });
@@ -50,7 +54,7 @@ export async function profileScenario(
     ];
     const header = ["", "self ms", "self", "total ms", "total"];
     console.log(
-      `${scenario.label} through gatehouse, c=${concurrency}: ${
+      `${scenario.label} through gatehouse (${target} key), c=${concurrency}: ${
         result.throughput.toFixed(0)
       } req/s, ` +
         `${result.requests} requests in ${wall.toFixed(0)} ms; the gateway's event loop was busy ` +

@@ -10,6 +10,8 @@ export interface Measurement {
   scenario: string;
   target: Target;
   concurrency: number;
+  /** The round it was measured in (1, 2, …); absent when every round's slices are pooled. */
+  round?: number;
   result: LoadResult;
 }
 

@@ -6,8 +6,9 @@
  */
 
 /** Where a request goes: straight to the fake upstream, through the minimal proxy, or through
- * gatehouse. */
-export type Target = "direct" | "proxy" | "gatehouse";
+ * gatehouse — with its unpolicied key (`gatehouse`) or its key with every policy set
+ * (`policied`, see `policies.ts`). */
+export type Target = "direct" | "proxy" | "gatehouse" | "policied";
 
 /** One measured request shape. */
 export interface Scenario {
@@ -115,7 +116,7 @@ export function responsesRequest(model: string): Record<string, unknown> {
   };
 }
 
-const ALL: Target[] = ["direct", "proxy", "gatehouse"];
+const ALL: Target[] = ["direct", "proxy", "gatehouse", "policied"];
 const CHAT_STREAM_EXPECT = ["chat.completion.chunk", "data: [DONE]", "protocol"];
 const MESSAGES_STREAM_EXPECT = ["event: message_stop", "protocol"];
 const RESPONSES_STREAM_EXPECT = ["event: response.completed", "protocol"];

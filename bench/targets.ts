@@ -11,8 +11,10 @@ export interface Targets {
   upstream: ChildServer;
   proxy: ChildServer;
   gateway: ChildServer;
-  /** The gatehouse API key the gateway created. */
+  /** The gatehouse API key the gateway created, with no policy. */
   key: string;
+  /** Its key with every policy set (`policies.ts`). */
+  policiedKey: string;
   stop(): Promise<void>;
 }
 
@@ -35,12 +37,12 @@ export async function startTargets(): Promise<Targets> {
     throw failed.reason;
   }
   const [proxy, gateway] = running.slice(1) as [ChildServer, ChildServer];
-  const key = gateway.announcement.key;
-  if (key === undefined) {
+  const { key, policiedKey } = gateway.announcement;
+  if (key === undefined || policiedKey === undefined) {
     await stop();
-    throw new Error("gatehouse announced no API key");
+    throw new Error("gatehouse did not announce its two API keys");
   }
-  return { upstream, proxy, gateway, key, stop };
+  return { upstream, proxy, gateway, key, policiedKey, stop };
 }
 
 /** What one scenario sends to one target. */
@@ -50,24 +52,32 @@ export interface TargetRequest {
   body: string;
 }
 
-/** The request `scenario` sends to `target`: gatehouse gets the public model id and its key,
- * direct and proxy runs the upstream id (the same body gatehouse forwards). */
+/** The request `scenario` sends to `target`: gatehouse gets the public model id and one of its
+ * keys, direct and proxy runs the upstream id (the same body gatehouse forwards). */
 export function targetRequest(targets: Targets, scenario: Scenario, target: Target): TargetRequest {
-  const base = { direct: targets.upstream, proxy: targets.proxy, gatehouse: targets.gateway };
-  const viaGateway = target === "gatehouse";
+  const client = "sk-bench-client";
+  const via: Record<Target, { server: ChildServer; key: string }> = {
+    direct: { server: targets.upstream, key: client },
+    proxy: { server: targets.proxy, key: client },
+    gatehouse: { server: targets.gateway, key: targets.key },
+    policied: { server: targets.gateway, key: targets.policiedKey },
+  };
+  const { server, key } = via[target];
+  const viaGateway = server === targets.gateway;
   return {
-    url: base[target].url + scenario.path,
-    headers: requestHeaders(scenario, viaGateway ? targets.key : "sk-bench-client"),
+    url: server.url + scenario.path,
+    headers: requestHeaders(scenario, key),
     body: JSON.stringify(scenario.body(viaGateway ? scenario.model : scenario.upstreamModel)),
   };
 }
 
 /** Sends one request and says what is wrong with its answer: not a success, or missing an
- * expected part. Translation warnings are returned apart: they are reported, not fatal. */
+ * expected part. Translation warnings are returned apart: they are reported, not fatal; so are
+ * the response headers (the caller checks the rate-limit ones). */
 export async function validate(
   request: TargetRequest,
   scenario: Scenario,
-): Promise<{ problems: string[]; warnings: string | null }> {
+): Promise<{ problems: string[]; warnings: string | null; headers: Headers }> {
   const response = await fetch(request.url, {
     method: "POST",
     headers: request.headers,
@@ -81,5 +91,22 @@ export async function validate(
       if (!text.includes(expected)) problems.push(`the body lacks ${JSON.stringify(expected)}`);
     }
   }
-  return { problems, warnings: response.headers.get("x-gatehouse-warnings") };
+  return {
+    problems,
+    warnings: response.headers.get("x-gatehouse-warnings"),
+    headers: response.headers,
+  };
+}
+
+/** The `GET /v1/usage` answer for the gatehouse key of `target` (`gatehouse` or `policied`). */
+export async function usageOf(targets: Targets, target: Target): Promise<Record<string, unknown>> {
+  const key = target === "policied" ? targets.policiedKey : targets.key;
+  const response = await fetch(`${targets.gateway.url}/v1/usage`, {
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const text = await response.text();
+  if (!response.ok) {
+    throw new Error(`GET /v1/usage: HTTP ${response.status}: ${text.slice(0, 300)}`);
+  }
+  return JSON.parse(text) as Record<string, unknown>;
 }

@@ -1,0 +1,110 @@
+/**
+ * The bench's command line: which scenarios and targets, how long, how many rounds, or a profile.
+ * @module
+ */
+import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
+
+/** The `--only` group that runs just the policy-cost comparison (issue #15). */
+export const POLICIES_GROUP = "policies";
+/** The scenarios the comparison covers. */
+export const POLICY_SCENARIOS = [
+  "chat-json",
+  "chat-stream",
+  "messages-stream",
+  "responses-stream",
+] as const;
+/** The targets the comparison needs: direct for the added latency, then none vs all. */
+export const POLICY_TARGETS: Target[] = ["direct", "gatehouse", "policied"];
+/** Rounds of `--only=policies` unless `--rounds` says otherwise (1 for every other run). */
+export const POLICY_ROUNDS = 3;
+
+/** Run settings. */
+export interface Settings {
+  /** Seconds per measurement (per round). */
+  seconds: number;
+  /** Seconds of warm-up per scenario and target, all of them before the first measurement. */
+  warmupSeconds: number;
+  /** Seconds each scenario's loads run again right before its own measurement. */
+  rewarmSeconds: number;
+  /** Times every scenario is measured over; each round is reported, then all pooled. */
+  rounds: number;
+  /** Most requests per measurement. */
+  maxRequests: number;
+  scenarios: Scenario[];
+  /** Profile this scenario through gatehouse instead of measuring. */
+  profile: Scenario | null;
+  /** Concurrency of the profiled load. */
+  profileConcurrency: number;
+  /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
+  profileTarget: Target;
+}
+
+/** The scenarios `--only` names (comma-separated ids, or `policies`: the comparison's scenarios
+ * with its targets only), plus the baselines translated ones need. A scenario named by its own
+ * id keeps all its targets. */
+export function selectScenarios(only: string[] | undefined): Scenario[] {
+  if (only === undefined) return SCENARIOS;
+  const known = [...SCENARIOS.map((s) => s.id), POLICIES_GROUP].join(", ");
+  const unknown = only.filter((id) => id !== POLICIES_GROUP && !SCENARIOS.some((s) => s.id === id));
+  if (unknown.length > 0) {
+    throw new Error(`unknown scenario ${unknown.join(", ")}; known: ${known}`);
+  }
+  const full = new Set(only);
+  for (const id of only) {
+    const baseline = SCENARIOS.find((s) => s.id === id)?.baseline;
+    if (baseline) full.add(baseline);
+  }
+  const policies = only.includes(POLICIES_GROUP);
+  const policyIds: readonly string[] = POLICY_SCENARIOS;
+  return SCENARIOS.flatMap((s) => {
+    if (full.has(s.id)) return [s];
+    if (policies && policyIds.includes(s.id)) {
+      return [{ ...s, targets: s.targets.filter((t) => POLICY_TARGETS.includes(t)) }];
+    }
+    return [];
+  });
+}
+
+/** Reads the settings from the command line; throws a message for a bad value. */
+export function parseSettings(args: string[]): Settings {
+  const value = (name: string) =>
+    args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const seconds = Number(value("seconds") ?? 2.5);
+  if (!(seconds > 0)) throw new Error(`--seconds must be a positive number of seconds`);
+  const known = SCENARIOS.map((s) => s.id).join(", ");
+  const profileId = value("profile");
+  const profile = profileId === undefined
+    ? null
+    : SCENARIOS.find((s) => s.id === profileId) ?? null;
+  if (profileId !== undefined && profile === null) {
+    throw new Error(`unknown scenario ${profileId}; known: ${known}`);
+  }
+  const profileConcurrency = Number(value("concurrency") ?? 32);
+  if (!Number.isInteger(profileConcurrency) || profileConcurrency < 1) {
+    throw new Error(`--concurrency must be a whole number of at least 1`);
+  }
+  const profileTarget = (value("target") ?? "gatehouse") as Target;
+  if (profileTarget !== "gatehouse" && profileTarget !== "policied") {
+    throw new Error(`--target must be gatehouse or policied`);
+  }
+  const only = value("only")?.split(",");
+  const scenarios = selectScenarios(only);
+  const policiesOnly = only !== undefined && only.every((id) => id === POLICIES_GROUP);
+  const rounds = Number(value("rounds") ?? (policiesOnly ? POLICY_ROUNDS : 1));
+  if (!Number.isInteger(rounds) || rounds < 1) {
+    throw new Error(`--rounds must be a whole number of at least 1`);
+  }
+  const warmupSeconds = Number(value("warmup") ?? Math.min(2, seconds));
+  if (!(warmupSeconds >= 0)) throw new Error(`--warmup must be a number of seconds, 0 or more`);
+  return {
+    seconds,
+    warmupSeconds,
+    rewarmSeconds: Math.min(1, warmupSeconds),
+    rounds,
+    maxRequests: 200_000,
+    scenarios,
+    profile,
+    profileConcurrency,
+    profileTarget,
+  };
+}

@@ -1,0 +1,50 @@
+import assert from "node:assert/strict";
+import {
+  parseSettings,
+  POLICY_ROUNDS,
+  POLICY_SCENARIOS,
+  POLICY_TARGETS,
+  selectScenarios,
+} from "./settings.ts";
+import { SCENARIOS } from "./scenarios.ts";
+
+Deno.test("selectScenarios: every scenario by default; policied runs on each passthrough", () => {
+  assert.equal(selectScenarios(undefined), SCENARIOS);
+  for (const scenario of SCENARIOS) {
+    assert.equal(scenario.targets.includes("policied"), scenario.kind === "passthrough");
+  }
+});
+
+Deno.test("selectScenarios: policies is the comparison's scenarios on its targets only", () => {
+  const selected = selectScenarios(["policies"]);
+  assert.deepEqual(selected.map((s) => s.id).sort(), [...POLICY_SCENARIOS].sort());
+  for (const scenario of selected) assert.deepEqual(scenario.targets, POLICY_TARGETS);
+  // The shared scenario objects keep their targets.
+  assert.ok(SCENARIOS.every((s) => s.kind !== "passthrough" || s.targets.includes("proxy")));
+});
+
+Deno.test("selectScenarios: a scenario named by id keeps every target; baselines come along", () => {
+  const selected = selectScenarios(["policies", "chat-json", "messages-to-chat"]);
+  const byId = new Map(selected.map((s) => [s.id, s]));
+  assert.ok(byId.get("chat-json")!.targets.includes("proxy"));
+  assert.ok(byId.get("chat-stream")!.targets.includes("proxy")); // baseline of messages-to-chat
+  assert.deepEqual(byId.get("messages-stream")!.targets, POLICY_TARGETS);
+  assert.ok(byId.has("messages-to-chat"));
+  assert.throws(() => selectScenarios(["nope"]), /unknown scenario nope; known: .*policies/);
+});
+
+Deno.test("parseSettings: rounds default to 3 for --only=policies alone, 1 otherwise", () => {
+  assert.equal(parseSettings(["--only=policies"]).rounds, POLICY_ROUNDS);
+  assert.equal(parseSettings(["--only=policies", "--rounds=5"]).rounds, 5);
+  assert.equal(parseSettings(["--only=policies,chat-json"]).rounds, 1);
+  assert.equal(parseSettings([]).rounds, 1);
+  assert.throws(() => parseSettings(["--rounds=0"]), /--rounds/);
+});
+
+Deno.test("parseSettings: --target picks the profiled key", () => {
+  assert.equal(parseSettings(["--profile=chat-json"]).profileTarget, "gatehouse");
+  const policied = parseSettings(["--profile=chat-json", "--target=policied"]);
+  assert.equal(policied.profileTarget, "policied");
+  assert.equal(policied.profile?.id, "chat-json");
+  assert.throws(() => parseSettings(["--target=proxy"]), /--target/);
+});
