@@ -153,13 +153,15 @@ export class Lifecycle {
 
   /** Streamed output text on its way to the client, while {@link metering}: counted (the
    * o200k tokenizer, delta by delta, which never counts fewer tokens than the whole text), and
-   * the budget watch asked. When the watch refuses, the stream ends with its error: the
-   * upstream read stops, and the client gets what was already in this chunk, then the
-   * protocol's terminal error. */
+   * the budget watch asked. When the watch refuses, the stream ends with its error ({@link cut}):
+   * the upstream read stops, and the client gets this text, then the protocol's terminal
+   * error (the delivery paths drop what else the upstream read held). Text delivered after a
+   * stream ended otherwise is counted, not asked about: it reached the client, so it is billed. */
   delivered(text: string): void {
     const admission = this.#admission;
-    if (!admission?.watch || text === "" || this.#streamEnd !== null) return;
+    if (!admission?.watch || text === "") return;
     this.#meteredOutput += countTokens(text);
+    if (this.#streamEnd !== null) return;
     const usage = this.#billable();
     const error = admission.watch({ usage, cost: costOf(this.#pricing, usage, this.#images) });
     if (error === null) return;
@@ -196,6 +198,12 @@ export class Lifecycle {
   /** The delivered stream ended with its terminal event (`finish`) or a terminal error. */
   streamEnded(end: "finish" | GatewayError): void {
     this.#streamEnd ??= end;
+  }
+
+  /** Whether the budget watch ended the stream: nothing after the event that reached the
+   * budget may be forwarded (the delivery paths drop the rest and end with its error). */
+  get cut(): boolean {
+    return this.streamError?.kind === "quota";
   }
 
   /** The error the delivered stream ended with, once it ended with one. The first cause

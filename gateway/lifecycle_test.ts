@@ -88,3 +88,25 @@ Deno.test("Lifecycle: an admitter whose release throws still leaves the row", as
     await harness.close();
   }
 });
+
+Deno.test("Lifecycle: text delivered after a metered stream ended is billed, the watch not asked", async () => {
+  let asked = 0;
+  const admitter: Admitter = {
+    admit: () => ({ release: () => {}, watch: () => (asked++, null) }),
+  };
+  const { harness, request, model } = await setUp(admitter);
+  try {
+    const life = new Lifecycle(harness.deps, request, true);
+    life.resolved(model);
+    life.admit();
+    life.delivered(" alpha");
+    life.streamEnded(new GatewayError("upstream", 502, "The provider ended with an error."));
+    life.delivered(" bravo");
+    assert.equal(asked, 1);
+    assert.equal(life.cut, false, "an upstream error is not the budget's cut");
+    life.bodyEnded("end", 200);
+    assert.equal(harness.rows[0]!.outputTokens, 2, "both deltas reached the client");
+  } finally {
+    await harness.close();
+  }
+});

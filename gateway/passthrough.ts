@@ -115,9 +115,19 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
   let idSeen = false;
   // A budget meters every event's output; otherwise only the events tested interesting are read.
   const meter = life.metering ? codec.outputTextOfEvent : undefined;
+  // Once the budget cuts the stream, the events after the one that reached it (the rest of the
+  // upstream read) are neither forwarded nor read; the tap's finish appends the terminal error.
+  let cut = false;
+  let forward = true;
+  const usageKept = (event: SseEvent) => clientWantsUsage || !isUsageOnlyChunk(event);
   return sseTapStep({
     observe: (event: SseEvent) => {
-      if (meter) life.delivered(meter(event));
+      forward = !cut;
+      if (cut) return false;
+      if (meter) {
+        life.delivered(meter(event));
+        cut = life.cut;
+      }
       const usage = codec.usageOfEvent?.(event);
       if (usage) life.add(usage);
       if (!idSeen) {
@@ -138,7 +148,7 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
       );
       return true;
     },
-    keep: clientWantsUsage ? undefined : (event) => !isUsageOnlyChunk(event),
+    keep: meter ? (event) => forward && usageKept(event) : clientWantsUsage ? undefined : usageKept,
     // Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start
     // and message_delta, Responses' terminal response); chunks without one and without an
     // ending event need no parsing.

@@ -104,13 +104,16 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       const run = completed(chunk);
       if (run === null) return;
       const text = decoder.decode(run);
-      if (text.includes("data:")) lastEvents = text;
       if (options.interesting && !options.interesting.test(text)) {
         // No event here is of interest: the bytes go on as they came.
+        if (text.includes("data:")) lastEvents = text;
         out.enqueue(run);
         return;
       }
-      if (!options.keep) out.enqueue(run);
+      if (!options.keep) {
+        if (text.includes("data:")) lastEvents = text;
+        out.enqueue(run);
+      }
       let start = 0;
       let kept = "";
       BOUNDARY.lastIndex = 0;
@@ -122,6 +125,7 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
         if ((!seen || visit(block)) && options.keep) kept += block;
         start = end;
       }
+      if (kept.includes("data:")) lastEvents = kept;
       if (kept) out.enqueue(kept);
     },
     flush(out) {

@@ -173,6 +173,21 @@ Deno.test("sseTapStep: finish gets the last events the client was sent, not a ke
   assert.match(lasts[1]!, /"sequence_number":0/);
 });
 
+Deno.test("sseTapStep: with a filter, finish gets the last events kept, not those cut out", () => {
+  const lasts: string[] = [];
+  const step = sseTapStep({
+    observe: () => {},
+    keep: (e) => !e.data.includes('"sequence_number":2'),
+    finish: (lastEvents) => {
+      lasts.push(lastEvents);
+      return "";
+    },
+  });
+  perChunk(step, ['data: {"sequence_number":1}\n\ndata: {"sequence_number":2}\n\n']);
+  assert.match(lasts[0]!, /"sequence_number":1/);
+  assert.doesNotMatch(lasts[0]!, /"sequence_number":2/, "the dropped event was never sent");
+});
+
 Deno.test("sseTapStep: a 1 MiB event in 4 KiB pieces, boundaries split across pieces, leaves whole, observed once", () => {
   const big = `data: {"usage":{"x":1},"blob":"${"a".repeat(1 << 20)}"}\r\n\r\n`;
   const input = `data: 1\r\n\r${"\n"}${big}data: 2\r\n\r\n`;

@@ -1,6 +1,8 @@
 /**
  * Tells the lifecycle what a translated stream's parts say as they pass: usage, the upstream's
  * id, the output delivered (when a budget meters it), and how the stream ended. The response id the client sees is gatehouse's own.
+ * When the budget watch cuts the stream, the part that reached the budget is the last one to
+ * go on, followed by the budget's error.
  * @module
  */
 import type { Step } from "../core/step.ts";
@@ -10,8 +12,12 @@ import type { Lifecycle } from "./lifecycle.ts";
 /** A pass-through step over stream parts, reporting to `life`. */
 export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
   const metering = life.metering;
+  // Once the budget watch ends the stream, nothing after the part that reached the budget goes
+  // on (the rest of an upstream read may carry many more deltas): its error ends the stream.
+  let cut = false;
   return {
     transform(part, out) {
+      if (cut) return;
       switch (part.type) {
         case "text_delta":
         case "reasoning_delta":
@@ -37,6 +43,10 @@ export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
           break;
       }
       out.enqueue(part);
+      if (metering && life.cut) {
+        cut = true;
+        out.enqueue({ type: "error", error: life.streamError! });
+      }
     },
   };
 }

@@ -33,9 +33,7 @@ async function backsOffAndFinishes(claude: string) {
   });
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-429-" });
   try {
-    const secret = `the lighthouse keeper waited-${
-      crypto.randomUUID().slice(0, 8)
-    }`;
+    const secret = `the lighthouse keeper waited-${crypto.randomUUID().slice(0, 8)}`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const run = await runClient(claude, [
@@ -85,9 +83,7 @@ async function backsOffAndFinishes(claude: string) {
 
     // The refusal never reached the upstream: after the filler's steps come exactly the tool
     // call and the answer.
-    const kinds = upstream.steps.slice(rig.fillerSteps).map((s) =>
-      `${s.wire}:${s.step.kind}`
-    );
+    const kinds = upstream.steps.slice(rig.fillerSteps).map((s) => `${s.wire}:${s.step.kind}`);
     assert.deepEqual(kinds, ["anthropic:tool_call", "anthropic:text"]);
     assert.equal(rig.fillerSteps, RPM);
   } finally {

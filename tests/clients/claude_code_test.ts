@@ -23,9 +23,7 @@ async function roundTrip(
   const server = listen(h);
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-" });
   try {
-    const secret = `the lighthouse keeper is ${mode}-${
-      crypto.randomUUID().slice(0, 8)
-    }`;
+    const secret = `the lighthouse keeper is ${mode}-${crypto.randomUUID().slice(0, 8)}`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const defaults = h.deps.catalog.setupDefaults;
@@ -62,9 +60,7 @@ async function roundTrip(
       assert.deepEqual([...wires], ["anthropic"]);
       assert.ok(llmRequests.every((r) => r.path === "/v1/messages"));
       assert.ok(
-        llmRequests.some((r) =>
-          (r.body as { model: string }).model.startsWith("claude-")
-        ),
+        llmRequests.some((r) => (r.body as { model: string }).model.startsWith("claude-")),
       );
     } else {
       assert.ok(

@@ -48,9 +48,7 @@ async function backsOffAndFinishes(codex: string) {
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-429-" });
   try {
-    const secret = `the lighthouse keeper waited-${
-      crypto.randomUUID().slice(0, 8)
-    }`;
+    const secret = `the lighthouse keeper waited-${crypto.randomUUID().slice(0, 8)}`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const codexHome = `${home}/codex`;
@@ -91,9 +89,7 @@ async function backsOffAndFinishes(codex: string) {
     );
     const events = run.stdout.split("\n").filter((l) => l.trim() !== "")
       .map((l) => JSON.parse(l) as ExecEvent);
-    const items = events.flatMap((e) =>
-      e.type === "item.completed" && e.item ? [e.item] : []
-    );
+    const items = events.flatMap((e) => e.type === "item.completed" && e.item ? [e.item] : []);
     const command = items.find((i) => i.type === "command_execution");
     assert.equal(command?.exit_code, 0, `no command ran: ${run.stdout}`);
     assert.equal(command?.aggregated_output, `${secret}\nsecond line\n`);
@@ -105,9 +101,7 @@ async function backsOffAndFinishes(codex: string) {
     );
     assert.equal(events.at(-1)?.type, "turn.completed");
     // Codex reported the 429 and that it was retrying.
-    const retries = events.filter((e) => e.type === "error").map((e) =>
-      e.message ?? ""
-    );
+    const retries = events.filter((e) => e.type === "error").map((e) => e.message ?? "");
     assert.equal(retries.length, 1, `error events: ${retries.join(" | ")}`);
     assert.match(
       retries[0]!,
@@ -133,9 +127,7 @@ async function backsOffAndFinishes(codex: string) {
 
     // The refusal never reached the upstream: after the filler's steps come exactly the tool
     // call and the answer, and Codex's second request carried the command's output.
-    const steps = upstream.steps.slice(rig.fillerSteps).map((s) =>
-      `${s.wire}:${s.step.kind}`
-    );
+    const steps = upstream.steps.slice(rig.fillerSteps).map((s) => `${s.wire}:${s.step.kind}`);
     assert.deepEqual(steps, ["responses:tool_call", "responses:text"]);
     assert.equal(rig.fillerSteps, RPM);
     const llm = upstream.requests.filter((r) => r.method === "POST").slice(RPM);

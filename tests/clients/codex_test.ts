@@ -60,9 +60,7 @@ async function roundTrip(
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-" });
   try {
-    const secret = `the lighthouse keeper is ${model}-${
-      crypto.randomUUID().slice(0, 8)
-    }`;
+    const secret = `the lighthouse keeper is ${model}-${crypto.randomUUID().slice(0, 8)}`;
     const file = `${home}/notes.txt`;
     await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const codexHome = `${home}/codex`;
@@ -104,9 +102,7 @@ async function roundTrip(
     const events = run.stdout.split("\n").filter((l) => l.trim() !== "").map((
       l,
     ) => JSON.parse(l) as ExecEvent);
-    const items = events.flatMap((e) =>
-      e.type === "item.completed" && e.item ? [e.item] : []
-    );
+    const items = events.flatMap((e) => e.type === "item.completed" && e.item ? [e.item] : []);
     const command = items.find((i) => i.type === "command_execution");
     assert.ok(command, `no command ran: ${run.stdout}`);
     assert.ok(

@@ -63,9 +63,7 @@ export async function installClients(): Promise<RealClients> {
   if (waited === "timeout") {
     return {
       ready: false,
-      reason: `another install held ${LOCK} for over ${
-        LOCK_WAIT_MS / 60_000
-      } minutes`,
+      reason: `another install held ${LOCK} for over ${LOCK_WAIT_MS / 60_000} minutes`,
       enable: `rm -r tests/clients/.install.lock`,
     };
   }
@@ -126,16 +124,10 @@ async function install(
   }
   if (!output.success) {
     const stderr = new TextDecoder().decode(output.stderr);
-    const lines = stderr.split("\n").map((l) => l.trim()).filter((l) =>
-      l !== ""
-    );
-    const detail = lines.find((l) =>
-      /^npm (error|ERR!) (?!(code|syscall|errno) )/.test(l)
-    ) ??
+    const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+    const detail = lines.find((l) => /^npm (error|ERR!) (?!(code|syscall|errno) )/.test(l)) ??
       lines.at(-1) ?? "";
-    const how = output.signal
-      ? `was stopped (${output.signal})`
-      : `exited ${output.code}`;
+    const how = output.signal ? `was stopped (${output.signal})` : `exited ${output.code}`;
     const message = detail.replace(/^npm (error|ERR!) /, "").slice(0, 300);
     return { reason: `npm ci ${how}: ${message}`, enable: MANUAL_INSTALL };
   }
@@ -166,9 +158,7 @@ async function verify(
       return `${name} --version failed: ${error}`;
     }
     if (!out.includes(versions[name])) {
-      return `${name} --version printed "${out.slice(0, 200)}", not ${
-        versions[name]
-      }`;
+      return `${name} --version printed "${out.slice(0, 200)}", not ${versions[name]}`;
     }
   }
   return null;
@@ -253,9 +243,8 @@ async function stamped(hash: string): Promise<boolean> {
 }
 
 function pinnedVersions(lockfile: string): Record<ClientName, string> {
-  const packages =
-    (JSON.parse(lockfile) as { packages: Record<string, { version: string }> })
-      .packages;
+  const packages = (JSON.parse(lockfile) as { packages: Record<string, { version: string }> })
+    .packages;
   const version = (name: string) => {
     const entry = packages[`node_modules/${name}`];
     if (!entry) throw new Error(`${LOCKFILE} does not pin ${name}`);

@@ -176,9 +176,7 @@ export function assertBackedOffOnce(
   rig: RateLimitRig,
   { path, route, remainingHeader }: ClientRoute,
 ): { refused: Seen; retried: Seen } {
-  const calls = rig.seen.filter((s) =>
-    s.method === "POST" && s.path.endsWith(path)
-  );
+  const calls = rig.seen.filter((s) => s.method === "POST" && s.path.endsWith(path));
   const trail = calls.map((s) => `${s.status} at ${s.at} ms`).join(", ");
   assert.deepEqual(
     calls.map((s) => s.status).slice(0, 2),
@@ -203,13 +201,9 @@ export function assertBackedOffOnce(
   // The window frees WINDOW_FREE_IN_MS after it was filled, just before the refusal.
   assert.ok(
     retried.at - refused.at >= WINDOW_FREE_IN_MS - 100,
-    `retried ${
-      retried.at - refused.at
-    } ms after the 429, before the window freed: ${trail}`,
+    `retried ${retried.at - refused.at} ms after the 429, before the window freed: ${trail}`,
   );
-  const rejected = rig.h.rows.filter((r) =>
-    r.keyId === rig.keyId && r.outcome === "rejected"
-  );
+  const rejected = rig.h.rows.filter((r) => r.keyId === rig.keyId && r.outcome === "rejected");
   assert.equal(
     rejected.length,
     1,

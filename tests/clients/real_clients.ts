@@ -9,11 +9,7 @@
  * they fail with the reason, so a green run always means the real clients ran.
  * @module
  */
-import {
-  type ClientBinaries,
-  installClients,
-  type RealClients,
-} from "./install_clients.ts";
+import { type ClientBinaries, installClients, type RealClients } from "./install_clients.ts";
 
 export type { ClientBinaries, RealClients } from "./install_clients.ts";
 
@@ -23,9 +19,7 @@ let prepared: Promise<RealClients> | undefined;
 export function realClients(): Promise<RealClients> {
   prepared ??= installClients().then((clients) => {
     if (!clients.ready) {
-      const then = installRequired(Deno.env.get("CI"))
-        ? "fail (CI is set)"
-        : "are skipped";
+      const then = installRequired(Deno.env.get("CI")) ? "fail (CI is set)" : "are skipped";
       console.error(
         `tests/clients: the real-client tests ${then}: ${clients.reason}; ` +
           `enable with: ${clients.enable}`,
@@ -65,8 +59,7 @@ export function clientTestDefinition(
     };
   }
   return {
-    name:
-      `${name} (skipped: ${clients.reason}; enable with: ${clients.enable})`,
+    name: `${name} (skipped: ${clients.reason}; enable with: ${clients.enable})`,
     ignore: true,
     fn: () => {},
   };

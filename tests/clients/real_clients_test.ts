@@ -3,11 +3,7 @@
  * a developer's machine, failed with the reason under CI. (Nothing here installs anything.)
  */
 import assert from "node:assert/strict";
-import {
-  clientTestDefinition,
-  installRequired,
-  type RealClients,
-} from "./real_clients.ts";
+import { clientTestDefinition, installRequired, type RealClients } from "./real_clients.ts";
 
 const missing: RealClients = {
   ready: false,
