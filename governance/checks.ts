@@ -79,7 +79,8 @@ function budget(b: Bound | null, ask: Ask): GatewayError | null {
   const reservation = ask.expected.reservationUsd;
   if (tracker.fits(reservation, b.policy.budgetUsd)) return null;
   const figures = budgetFigures(b.policy, tracker);
-  return budgetExceeded(b.scope, figures, reservation, ask.now, ask.headers());
+  const whole = ask.expected.whole ? ask.expected.outputTokens : null;
+  return budgetExceeded(b.scope, figures, reservation, ask.now, ask.headers(), whole);
 }
 
 function parallel(b: Bound | null, ask: Ask): GatewayError | null {

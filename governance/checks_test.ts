@@ -24,7 +24,7 @@ Deno.test("checks: a spent budget is reported before a full rpm window", async (
   let built = 0;
   const ask: Ask = {
     now: 1_000,
-    expected: { inputTokens: 10, outputTokens: 10, reservationUsd: 0.5 },
+    expected: { inputTokens: 10, outputTokens: 10, reservationUsd: 0.5, whole: false },
     countsTokens: true,
     headers: () => {
       built++;

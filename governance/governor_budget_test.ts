@@ -170,3 +170,23 @@ Deno.test("budget: an idle key's state is dropped, and its spend reloaded when i
   assert.ok(governor.admit(requestOf(key, model)) instanceof Promise, "reloaded");
   assert.equal(ledger.queries.filter((q) => q.keyId === key.id).length, 2);
 });
+
+Deno.test("budget: a whole answer reserves all the output it may produce, a stream the capped part", async () => {
+  const governor = new Governor({ store: fakeLedger(() => 0) });
+  const key = keyWith({ budgetUsd: 8 });
+  // max_tokens 6000 at $0.001 a token: a stream holds $4.096 (capped), a whole answer $6.
+  const stream = await governor.admit(requestOf(key, model, { maxTokens: 6_000 }));
+  assert.ok(near((await governor.status(key)).inFlightUsd, 4.096));
+  const error = await refusal(() =>
+    governor.admit(requestOf(key, model, { maxTokens: 6_000, stream: false }))
+  );
+  assert.equal(error.status, 429);
+  assert.match(error.message, /reserves \$6\.00\. It is a whole \(non-streamed\) answer/);
+  assert.match(error.message, /\(6000 tokens\): stream it, or set a lower max_tokens/);
+  stream.release(spentOf({ outputTokens: 100 }, 0.1));
+  const whole = await governor.admit(requestOf(key, model, { maxTokens: 6_000, stream: false }));
+  assert.ok(near((await governor.status(key)).inFlightUsd, 6));
+  whole.release(spentOf({ outputTokens: 6_000 }, 6));
+  const spent = (await governor.status(key)).key?.spentUsd ?? 0;
+  assert.ok(spent <= 8, `a whole answer at its maximum stays within the budget: ${spent}`);
+});

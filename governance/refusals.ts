@@ -190,7 +190,8 @@ function resets(resetsAt: number | null, now: number): string {
     : `The budget resets at ${rfc3339(resetsAt)} (in ${humanDuration(resetsAt - now)}).`;
 }
 
-/** 429 `insufficient_quota`: `reservationUsd` does not fit in the budget. When it would fit but
+/** 429 `insufficient_quota`: `reservationUsd` does not fit in the budget (`wholeOutputTokens`:
+ * the output a whole, non-streamed answer reserved, named with how to hold less). When it would fit but
  * for the holds of requests in flight, the message says to retry when they finish
  * (retry-after 1); otherwise retry-after is the time to the period's end (none for `total`),
  * and `x-should-retry` is false unless that end is within a minute. */
@@ -200,8 +201,13 @@ export function budgetExceeded(
   reservationUsd: number,
   now: number,
   headers: Record<string, string>,
+  wholeOutputTokens: number | null = null,
 ): GatewayError {
   const inFlight = f.settledUsd + reservationUsd <= f.budgetUsd;
+  // A whole answer cannot be cut, so it reserves all it may produce: say how to hold less.
+  const whole = wholeOutputTokens === null ? "" : ` It is a whole (non-streamed) answer, which ` +
+    `reserves all the output it may produce (${wholeOutputTokens} tokens): stream it, or set a ` +
+    "lower max_tokens, to reserve less.";
   const retry = inFlight ? 1 : f.resetsAt === null ? null : retrySeconds(f.resetsAt - now);
   const next = inFlight
     ? `Requests in flight hold part of it: retry when they finish. ${resets(f.resetsAt, now)}`
@@ -212,7 +218,7 @@ export function budgetExceeded(
     `Budget exceeded for ${who(w)}: ${usd(f.budgetUsd)} ${PER[f.period]}; ` +
       `${usd(f.settledUsd + f.heldUsd)} spent this period (${usd(f.settledUsd)} settled + ` +
       `${usd(f.heldUsd)} held by ${f.holds} request${f.holds === 1 ? "" : "s"} in flight), ` +
-      `and this request reserves ${usd(reservationUsd)}. ${next}`,
+      `and this request reserves ${usd(reservationUsd)}.${whole} ${next}`,
     { code: "insufficient_quota", headers: retryHeaders(headers, retry) },
   );
 }

@@ -56,9 +56,17 @@ export function modelWith(
 export function requestOf(
   key: KeyRecord,
   model: ResolvedModel,
-  options: { route?: string; bodyBytes?: number; maxTokens?: number; body?: object } = {},
+  options: {
+    route?: string;
+    bodyBytes?: number;
+    maxTokens?: number;
+    body?: object;
+    /** A streamed request (the default), or a whole answer. */
+    stream?: boolean;
+  } = {},
 ): AdmissionRequest {
-  const body: Record<string, unknown> = { model: model.requested, ...options.body };
+  const stream = options.stream ?? true;
+  const body: Record<string, unknown> = { model: model.requested, stream, ...options.body };
   if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
   return {
     requestId: crypto.randomUUID(),
@@ -66,7 +74,7 @@ export function requestOf(
     model,
     route: options.route ?? "/v1/chat/completions",
     body,
-    stream: true,
+    stream,
     bodyBytes: options.bodyBytes ?? 400,
   };
 }

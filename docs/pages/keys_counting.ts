@@ -71,7 +71,7 @@ function example(site: Site): Part {
   const id = site.catalog.setupDefaults.flagship;
   const model = site.catalog.resolve(id);
   if (model === null || !model.pricing.output) return "";
-  const body = { max_tokens: EXAMPLE_MAX_TOKENS };
+  const body = { max_tokens: EXAMPLE_MAX_TOKENS, stream: true };
   const expected = expectedUse(model, "/v1/messages", body, EXAMPLE_BODY_BYTES);
   const asked = Math.min(EXAMPLE_MAX_TOKENS, model.maxOutputTokens ?? Infinity);
   const whole = costOf(model.pricing, {
@@ -81,8 +81,10 @@ function example(site: Site): Part {
   });
   return html`
     <p class="note" data-example="reservation">Example: a coding agent sends
-    <code>${id}</code> a ${n(EXAMPLE_BODY_BYTES)}-byte body asking <code>max_tokens</code>
-    ${n(EXAMPLE_MAX_TOKENS)}. Its reservation is ${n(expected.inputTokens)} input tokens +
+    <code>${id}</code> a ${n(EXAMPLE_BODY_BYTES)}-byte streamed request asking
+    <code>max_tokens</code> ${n(EXAMPLE_MAX_TOKENS)}. Its reservation is ${n(
+      expected.inputTokens,
+    )} input tokens +
     ${n(expected.outputTokens)} output tokens at the catalog's prices:
     <strong>${usd(expected.reservationUsd)}</strong>, where holding everything it asked for would
     hold ${usd(whole)}.</p>
@@ -103,11 +105,13 @@ export function budgets(site: Site): Part {
     reservation and what it has actually spent so far. A request is admitted only when settled spend
     + every hold + its own reservation fit in the budget, so fifty requests arriving at once under a
     budget with room for ten reservations admit exactly ten. The <strong>reservation</strong> is the
-    input estimate (ceil(body bytes / ${BYTES_PER_TOKEN})) at the input price plus a bounded output
-    estimate at the output price, the smallest of: the output the request asks for
-    (<code>max_tokens</code>, else <code>max_completion_tokens</code>, else
-    <code>max_output_tokens</code>; ${n(DEFAULT_OUTPUT_RESERVE)} tokens when it asks none), the
-    model's maximum output, and ${n(OUTPUT_RESERVE_CAP)} tokens. Image generation reserves the
+    input estimate (ceil(body bytes / ${BYTES_PER_TOKEN})) at the input price plus an output
+    estimate at the output price. For a <strong>stream</strong> it is bounded: the smallest of the
+    output the request asks for (<code>max_tokens</code>, else <code>max_completion_tokens</code>,
+    else <code>max_output_tokens</code>; ${n(DEFAULT_OUTPUT_RESERVE)} tokens when it asks none),
+    the model's maximum output, and ${n(OUTPUT_RESERVE_CAP)} tokens. A <strong>whole
+    (non-streamed) answer</strong> cannot be cut on its way, so it reserves all the output it may
+    produce: what it asks for, else the model's maximum output. Image generation reserves the
     per-image price × <code>n</code> (default 1) plus the prompt.</p>
     ${example(site)}
     <p><strong>Why the cap does not starve agents.</strong> Coding agents ask 32k–128k output tokens
@@ -118,19 +122,18 @@ export function budgets(site: Site): Part {
     <p><strong>Streams are metered and cut.</strong> While a budget applies, the gateway counts each
     stream's generated text as it is delivered (text, reasoning and tool-call arguments; o200k
     tokenizer) and, after each chunk the provider sends, adds up settled spend + the other requests'
-    holds + this request's spend so far. When that reaches the budget, the stream ends: the client
-    gets the rest of that chunk, then its protocol's terminal error — Messages
+    holds + this request's spend so far, delta by delta. When that reaches the budget, the stream
+    ends: the delta that reached it is the last thing the client gets (the rest of that provider
+    chunk is dropped), then its protocol's terminal error — Messages
     <code>event: error</code> (<code>rate_limit_error</code>), Responses <code>response.failed</code>
     (<code>insufficient_quota</code>), chat a last <code>data: {"error": …}</code> chunk
     (<code>insufficient_quota</code>) with no <code>[DONE]</code>. The gateway stops reading the
     provider's stream, and the ledger row's outcome is <code>budget_cut</code> (status 200). A
     request that has spent nothing is never cut.</p>
     <p><strong>How far over it can go.</strong> Each stream in flight can pass the budget by at most
-    the one provider chunk in which it reached it, usually a few tokens. A whole (non-streamed)
-    answer cannot be cut: it is billed as the provider reports it, so one that produces more output
-    than it reserved can end above the budget by the difference, after which requests are refused.
-    A request that asks at most ${n(OUTPUT_RESERVE_CAP)} output tokens reserves all the output it
-    can produce. Input is counted at its estimate until the provider reports the real figure, so
+    the one delta with which it reached it, usually a few tokens. A whole answer reserved all the
+    output it can produce, so it cannot pass it by its output (a refusal for its reservation says so
+    and how to hold less: stream, or ask a lower <code>max_tokens</code>). Input is counted at its estimate until the provider reports the real figure, so
     input the estimate missed (it can undercount some non-English text) can also end a request a
     little above the budget.</p>
     <p><strong>What is billed.</strong> The provider's reported usage. Under a budget, a stream that

@@ -136,7 +136,8 @@ Deno.test("the keys page quotes the code's constants", async () => {
     }
     // The worked example is the estimate of the catalog's flagship.
     const flagship = h.deps.catalog.resolve(h.deps.catalog.setupDefaults.flagship)!;
-    const expected = expectedUse(flagship, "/v1/messages", { max_tokens: 32_000 }, 40_000);
+    const body = { max_tokens: 32_000, stream: true };
+    const expected = expectedUse(flagship, "/v1/messages", body, 40_000);
     assert.equal(expected.outputTokens, OUTPUT_RESERVE_CAP);
     const example = /<p class="note" data-example="reservation">(.*?)<\/p>/.exec(text)?.[1] ?? "";
     assert.ok(example.includes(`${n(expected.inputTokens)} input tokens`), example);

@@ -61,7 +61,8 @@ Deno.test("GET /v1/usage: the key's policy, spend in period, budget left, reset,
     budget_period: "day",
     expires_at: "30d",
   });
-  const whole = await gov.send("chat", key.secret, bodyFor("chat", "gpt-5"));
+  // A whole answer reserves all it may produce: a max_tokens keeps that within the $1.
+  const whole = await gov.send("chat", key.secret, bodyFor("chat", "gpt-5", { maxTokens: 500 }));
   assert.equal(whole.status, 200);
   await whole.json();
   const stream = await gov.send(
