@@ -38,6 +38,9 @@ export interface Whose {
 const who = (w: Whose) => w.kind === "key" ? "this key" : `team "${w.id}" (shared by its keys)`;
 const whose = (w: Whose) => w.kind === "key" ? "the key's" : `team "${w.id}"'s`;
 
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+const were = (count: number) => count === 1 ? "was" : "were";
+
 /** Whole seconds to wait, at least 1, rounded up. */
 export function retrySeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
@@ -117,8 +120,8 @@ export function rpmExceeded(
 ): GatewayError {
   const seconds = retrySeconds(waitMs);
   return rateLimited(
-    `Rate limit reached for ${who(w)}: ${rpm} requests per minute (rpm), and ${rpm} were ` +
-      `admitted in the last 60 seconds. Retry in ${seconds} s.`,
+    `Rate limit reached for ${who(w)}: ${plural(rpm, "request")} per minute (rpm), and ` +
+      `${rpm} ${were(rpm)} admitted in the last 60 seconds. Retry in ${seconds} s.`,
     headers,
     seconds,
   );
@@ -145,8 +148,9 @@ export function tpmExceeded(
   }
   const seconds = retrySeconds(waitMs);
   return rateLimited(
-    `Rate limit reached for ${who(w)}: ${tpm} tokens per minute (tpm); ${used} were counted ` +
-      `in the last 60 seconds and this request needs about ${needed}. Retry in ${seconds} s.`,
+    `Rate limit reached for ${who(w)}: ${plural(tpm, "token")} per minute (tpm); ${used} ` +
+      `${were(used)} counted in the last 60 seconds and this request needs about ${needed}. ` +
+      `Retry in ${seconds} s.`,
     headers,
     seconds,
   );
@@ -160,7 +164,8 @@ export function parallelExceeded(
 ): GatewayError {
   return rateLimited(
     `Too many requests in flight for ${who(w)}: max_parallel is ${maxParallel}, and ` +
-      `${maxParallel} are running (streams included). Retry when one finishes.`,
+      `${maxParallel} ${maxParallel === 1 ? "is" : "are"} running (streams included). Retry ` +
+      "when one finishes.",
     headers,
     1,
   );

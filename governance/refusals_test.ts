@@ -112,3 +112,11 @@ Deno.test("refusals: a budget refusal names budget, spend, holds and the reset",
   assert.match(reached.message, /\$10\.00 spent of \$10\.00 in total.*never resets/);
   assert.equal(reached.code, "insufficient_quota");
 });
+
+Deno.test("refusals: counts of one read in the singular", () => {
+  const key = { kind: "key" as const, id: "k" };
+  assert.match(rpmExceeded(key, 1, 5_000, {}).message, /1 request per minute \(rpm\), and 1 was/);
+  assert.match(rpmExceeded(key, 2, 5_000, {}).message, /2 requests per minute \(rpm\), and 2 were/);
+  assert.match(parallelExceeded(key, 1, {}).message, /max_parallel is 1, and 1 is running/);
+  assert.match(tpmExceeded(key, 1, 1, 1, 5_000, {}).message, /1 token per minute \(tpm\); 1 was/);
+});

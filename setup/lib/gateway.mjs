@@ -102,7 +102,9 @@ export function requireIds(catalog, ids, endpoint, root) {
     if (model === undefined) {
       throw new SetupError(
         `the catalog at ${root} does not list "${id}", which this set-up would write (its ` +
-          "setup_defaults name it): ask the gateway's operator to fix the catalog.",
+          "setup_defaults name it): either the catalog lacks it, or this key's models policy " +
+          "does not allow it (GET /v1/usage shows the key's policy). Ask the gateway's operator " +
+          "to fix the catalog or the key.",
       );
     }
     if (!model.supported_endpoint_types.includes(endpoint)) {

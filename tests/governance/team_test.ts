@@ -72,7 +72,10 @@ for (const wire of WIRES) {
     await first.json();
     const own = await send(wire, a!.secret, model);
     assert.equal(own.status, 429);
-    assert.match(envelopeOf(wire, await own.json()).message, /for this key: 1 requests per minute/);
+    assert.match(
+      envelopeOf(wire, await own.json()).message,
+      /for this key: 1 request per minute \(rpm\), and 1 was admitted/,
+    );
     // The other key still has the team's room: two more, then the team's refusal.
     for (let i = 0; i < 2; i++) {
       const ok = await send(wire, b!.secret, translated);
