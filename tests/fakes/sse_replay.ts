@@ -101,8 +101,13 @@ export function sseEventStream(
   let pending = new Uint8Array(0);
   let next = 0;
 
+  /** Enqueues `bytes` re-cut to the size pattern; whether anything was enqueued (a piece
+   * smaller than the next size waits for the next event). */
   const emit = (controller: ReadableStreamDefaultController<Uint8Array>, bytes: Uint8Array) => {
-    if (nextSize === undefined) return controller.enqueue(bytes);
+    if (nextSize === undefined) {
+      controller.enqueue(bytes);
+      return true;
+    }
     const joined = new Uint8Array(pending.length + bytes.length);
     joined.set(pending);
     joined.set(bytes, pending.length);
@@ -113,6 +118,7 @@ export function sseEventStream(
       want = nextSize();
     }
     pending = joined.slice(offset);
+    return offset > 0;
   };
   const flush = (controller: ReadableStreamDefaultController<Uint8Array>) => {
     if (pending.length > 0) controller.enqueue(pending);
@@ -121,29 +127,33 @@ export function sseEventStream(
   const cleanup = () => external?.removeEventListener("abort", onExternalAbort);
 
   return new ReadableStream<Uint8Array>({
+    // A pull that enqueues nothing is not called again until the next read, which a reader
+    // already waiting never makes: so one pull goes on until it enqueues or ends the stream.
     async pull(controller) {
-      if (options.hangAfterChunks !== undefined && next >= options.hangAfterChunks) {
-        flush(controller);
-        await new Promise<void>((resolve) => {
-          if (stop.signal.aborted) return resolve();
-          stop.signal.addEventListener("abort", () => resolve(), { once: true });
-        });
-      } else if (options.delayMs !== undefined && options.delayMs > 0) {
-        await sleep(options.delayMs, stop.signal);
+      while (true) {
+        if (options.hangAfterChunks !== undefined && next >= options.hangAfterChunks) {
+          flush(controller);
+          await new Promise<void>((resolve) => {
+            if (stop.signal.aborted) return resolve();
+            stop.signal.addEventListener("abort", () => resolve(), { once: true });
+          });
+        } else if (options.delayMs !== undefined && options.delayMs > 0) {
+          await sleep(options.delayMs, stop.signal);
+        }
+        if (stop.signal.aborted) {
+          // Ends the body early but cleanly: the reader sees a truncated stream, and Deno does
+          // not log a body error for every fake that is closed mid-stream.
+          cleanup();
+          return controller.close();
+        }
+        const event = events[next++];
+        if (event === undefined) {
+          flush(controller);
+          cleanup();
+          return controller.close();
+        }
+        if (emit(controller, encoder.encode(event))) return;
       }
-      if (stop.signal.aborted) {
-        // Ends the body early but cleanly: the reader sees a truncated stream, and Deno does not
-        // log a body error for every fake that is closed mid-stream.
-        cleanup();
-        return controller.close();
-      }
-      const event = events[next++];
-      if (event === undefined) {
-        flush(controller);
-        cleanup();
-        return controller.close();
-      }
-      emit(controller, encoder.encode(event));
     },
     cancel(reason) {
       stop.abort(reason);

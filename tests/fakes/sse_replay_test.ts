@@ -6,6 +6,7 @@ import {
   frameEvents,
   ODD_SPLIT,
   readAllText,
+  sseEventStream,
   sseReplayStream,
   wireOfFolder,
 } from "./sse_replay.ts";
@@ -89,4 +90,11 @@ Deno.test("parseSseText: CRLF, comments, multi-line data, missing event name", (
     { event: "a", data: "1\n2" },
     { data: "x" },
   ]);
+});
+
+Deno.test("sseEventStream: a size larger than one event coalesces events and never stalls", async () => {
+  const events = ["data: 1\n\n", "data: 2\n\n", "data: 3\n\n", "data: 4\n\n", "data: 5\n\n"];
+  const chunks = await collect(sseEventStream(events, { splitBytes: [20], delayMs: 1 }));
+  const text = chunks.map((chunk) => new TextDecoder().decode(chunk));
+  assert.deepEqual(text, ["data: 1\n\ndata: 2\n\nda", "ta: 3\n\ndata: 4\n\ndata", ": 5\n\n"]);
 });
