@@ -55,6 +55,41 @@ export async function withStore(
   }
 }
 
+/** One CLI: how it reads its command line (a `UsageError` for a wrong one, before any store is
+ * opened), and what it does with a command and the store. */
+export interface CliSpec<C extends { kind: string }> {
+  usage: string;
+  parse(args: string[]): C | { kind: "help" };
+  flagOf(field: string): string | null;
+  run(command: C, store: Store, dbPath: string, io: CliIo): Promise<number>;
+}
+
+/** Runs a CLI; resolves to the exit code (0 ok, 1 failure, 2 bad usage or value). `--help`
+ * prints the usage on stdout. */
+export async function runCli<C extends { kind: string }>(
+  spec: CliSpec<C>,
+  args: string[],
+  io: CliIo,
+): Promise<number> {
+  let command: C | { kind: "help" };
+  try {
+    command = spec.parse(args);
+  } catch (error) {
+    return reportError(io, spec.usage, error);
+  }
+  if (command.kind === "help") {
+    io.stdout(spec.usage);
+    return 0;
+  }
+  const work = command as C;
+  return await withStore(
+    io,
+    spec.usage,
+    spec.flagOf,
+    (store, dbPath) => spec.run(work, store, dbPath, io),
+  );
+}
+
 /** Prints `error` and returns its exit code. */
 export function reportError(
   io: CliIo,

@@ -27,9 +27,8 @@ import {
   formatTable,
   formatTime,
   processIo,
-  reportError,
+  runCli,
   UsageError,
-  withStore,
 } from "./cli_common.ts";
 import {
   checked,
@@ -171,18 +170,8 @@ async function run(
 }
 
 /** Runs the teams CLI; resolves to the exit code (0 ok, 1 failure, 2 bad usage or value). */
-export async function runTeamsCli(args: string[], io: CliIo): Promise<number> {
-  let command: Command;
-  try {
-    command = parseCommand(args);
-  } catch (error) {
-    return reportError(io, USAGE, error);
-  }
-  if (command.kind === "help") {
-    io.stdout(USAGE);
-    return 0;
-  }
-  return await withStore(io, USAGE, flagOf, (store, dbPath) => run(command, store, dbPath, io));
+export function runTeamsCli(args: string[], io: CliIo): Promise<number> {
+  return runCli({ usage: USAGE, parse: parseCommand, flagOf, run }, args, io);
 }
 
 if (import.meta.main) Deno.exit(await runTeamsCli(Deno.args, processIo()));

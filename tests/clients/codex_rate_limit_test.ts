@@ -15,8 +15,8 @@
  */
 import assert from "node:assert/strict";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
-import { clientTest, realClients, runClient } from "./real_clients.ts";
-import { codexConfig, startProxyTrap } from "./codex_home.ts";
+import { clientTest, realClients } from "./real_clients.ts";
+import { runCodexCat, startProxyTrap } from "./codex_home.ts";
 import { assertBackedOffOnce, startRateLimitRig } from "./rate_limit_rig.ts";
 
 /** Requests per minute: the filled window's size, and room for Codex's turns after it. */
@@ -48,34 +48,15 @@ async function backsOffAndFinishes(codex: string) {
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-429-" });
   try {
-    const secret = `the lighthouse keeper waited-${crypto.randomUUID().slice(0, 8)}`;
-    const file = `${home}/notes.txt`;
-    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
-    const codexHome = `${home}/codex`;
-    await Deno.mkdir(codexHome);
-    await Deno.writeTextFile(
-      `${codexHome}/config.toml`,
-      codexConfig(MODEL, rig.url),
-    );
-    await Deno.writeTextFile(
-      `${codexHome}/auth.json`,
-      JSON.stringify({ OPENAI_API_KEY: rig.key }),
-    );
-
-    const run = await runClient(
-      codex,
-      [
-        "exec",
-        "--skip-git-repo-check",
-        "--strict-config",
-        "--sandbox",
-        "read-only",
-        "--json",
-        `Run \`cat ${file}\` and tell me what it printed.`,
-      ],
-      { HOME: home, CODEX_HOME: codexHome, ...trap.env },
-      { cwd: home, timeoutMs: 60_000 },
-    );
+    const { run, secret } = await runCodexCat(codex, {
+      home,
+      model: MODEL,
+      gatewayUrl: rig.url,
+      key: rig.key,
+      trapEnv: trap.env,
+      secretPrefix: "the lighthouse keeper waited",
+      timeoutMs: 60_000,
+    });
 
     assert.equal(
       rig.fillError,

@@ -15,8 +15,8 @@ import assert from "node:assert/strict";
 import { makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
 import type { LlmWire } from "../fakes/scripted_conversation.ts";
-import { clientTest, realClients, runClient } from "./real_clients.ts";
-import { codexConfig, startProxyTrap } from "./codex_home.ts";
+import { clientTest, realClients } from "./real_clients.ts";
+import { runCodexCat, startProxyTrap } from "./codex_home.ts";
 
 /** One line of `codex exec --json` output. */
 interface ExecEvent {
@@ -60,35 +60,16 @@ async function roundTrip(
   const trap = startProxyTrap();
   const home = await Deno.makeTempDir({ prefix: "gatehouse-codex-" });
   try {
-    const secret = `the lighthouse keeper is ${model}-${crypto.randomUUID().slice(0, 8)}`;
-    const file = `${home}/notes.txt`;
-    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
-    const codexHome = `${home}/codex`;
-    await Deno.mkdir(codexHome);
     const root = `http://127.0.0.1:${server.addr.port}`;
-    await Deno.writeTextFile(
-      `${codexHome}/config.toml`,
-      codexConfig(model, root),
-    );
-    await Deno.writeTextFile(
-      `${codexHome}/auth.json`,
-      JSON.stringify({ OPENAI_API_KEY: h.key }),
-    );
-
-    const run = await runClient(
-      codex,
-      [
-        "exec",
-        "--skip-git-repo-check",
-        "--strict-config",
-        "--sandbox",
-        "read-only",
-        "--json",
-        `Run \`cat ${file}\` and tell me what it printed.`,
-      ],
-      { HOME: home, CODEX_HOME: codexHome, ...trap.env },
-      { cwd: home, timeoutMs: 120_000 },
-    );
+    const { run, secret, file } = await runCodexCat(codex, {
+      home,
+      model,
+      gatewayUrl: root,
+      key: h.key,
+      trapEnv: trap.env,
+      secretPrefix: `the lighthouse keeper is ${model}`,
+      timeoutMs: 120_000,
+    });
 
     assert.equal(
       run.code,
