@@ -50,6 +50,13 @@ export interface Admission {
    * called as output flows; returns the error to end the stream with once the budget is
    * reached, else null. */
   watch?(flowing: Flowing): GatewayError | null;
+  /** Optional, with `watch`: whether asking the watch at `cost` (dollars spent so far) would
+   * change nothing: it would not refuse, and the request's hold would stay at its reservation.
+   * Asked without recording anything; any lower cost is then as quiet. The lifecycle meters a
+   * stream by an upper bound of its output while it is quiet, and counts it exactly and asks the
+   * watch only once it is not (`gateway/meter.ts`). Without it, the watch is asked after every
+   * delta. */
+  quiet?(cost: number): boolean;
   /** The input-token estimate made at admission (0 when none was needed). */
   readonly inputEstimate?: number;
   release(spent: Spent): void;

@@ -89,7 +89,7 @@ export function upstreamStream<T>(
     idleMs,
     () => life.streamEnded(streamIdleTimeout(provider, idleMs)),
   );
-  if (life.metering) {
+  if (life.meter !== null) {
     life.onCut(() => reader.cancel(new Error("the budget was reached")).catch(() => {}));
   }
   return reader;

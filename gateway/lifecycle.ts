@@ -15,12 +15,13 @@ import type { Pricing } from "../catalog/schema.ts";
 import type { GatewayError } from "../core/errors.ts";
 import { randomId, REQUEST_ID_HEADER, requestIdFrom } from "../core/ids.ts";
 import { emptyUsage, type Usage } from "../core/response.ts";
-import { countTokens } from "gpt-tokenizer";
 import type { Outcome, UsageRecord } from "../store/store.ts";
 import { type Admission, admitEverything } from "./admission.ts";
 import { costOf } from "./cost.ts";
+import { createMeter, type Meter, meteredUsage } from "./meter.ts";
 import type { GatewayDeps, RouteRequest } from "./exchange.ts";
 import { endingOfError, type Stage, streamOutcome } from "./outcome.ts";
+import { handOn } from "./settle.ts";
 
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own
@@ -48,8 +49,9 @@ export class Lifecycle {
   /** What the delivered stream said last: a clean finish, or an error it ended with. */
   #streamEnd: "finish" | GatewayError | null = null;
   #admission: Admission | null = null;
-  /** Output tokens counted from the delivered stream (only while a budget watches it). */
-  #meteredOutput = 0;
+  /** Meters the delivered stream while a budget watches it (`gateway/meter.ts`): made at
+   * admission when the admission has a watch. */
+  #meter: Meter | null = null;
   /** Stops reading the upstream stream (set by `upstreamStream`). */
   #cutUpstream: (() => void) | null = null;
   #settled = false;
@@ -112,12 +114,24 @@ export class Lifecycle {
       stream: this.#stream,
       bodyBytes: this.#request.bodyBytes ?? null,
     });
-    if (!(admission instanceof Promise)) {
-      this.#admission = admission;
-      return undefined;
-    }
-    return admission.then((held) => {
-      this.#admission = held;
+    if (!(admission instanceof Promise)) return this.#admitted(admission);
+    return admission.then((held) => this.#admitted(held));
+  }
+
+  #admitted(admission: Admission): undefined {
+    this.#admission = admission;
+    if (admission.watch === undefined) return;
+    this.#meter = createMeter({
+      admission,
+      flowing: (outputTokens) => {
+        const usage = meteredUsage(this.#usage, outputTokens, admission.inputEstimate ?? 0);
+        return { usage, cost: costOf(this.#pricing, usage, this.#images) };
+      },
+      ended: () => this.#streamEnd !== null,
+      refused: (error) => {
+        this.streamEnded(error);
+        this.#cutUpstream?.();
+      },
     });
   }
 
@@ -141,9 +155,10 @@ export class Lifecycle {
     }
   }
 
-  /** Whether the response's output must be metered as it streams (a budget watches it). */
-  get metering(): boolean {
-    return this.#admission?.watch !== undefined;
+  /** The meter of the streamed output while a budget watches it, else null. When its watch
+   * refuses, the stream ends with the budget's error ({@link cut}); the upstream read stops. */
+  get meter(): Meter | null {
+    return this.#meter;
   }
 
   /** How to stop reading the upstream stream early (`upstreamStream` registers it). */
@@ -151,33 +166,12 @@ export class Lifecycle {
     this.#cutUpstream = cut;
   }
 
-  /** Streamed output text on its way to the client, while {@link metering}: counted (the
-   * o200k tokenizer, delta by delta, which never counts fewer tokens than the whole text), and
-   * the budget watch asked. When the watch refuses, the stream ends with its error ({@link cut}):
-   * the upstream read stops, and the client gets this text, then the protocol's terminal
-   * error (the delivery paths drop what else the upstream read held). Text delivered after a
-   * stream ended otherwise is counted, not asked about: it reached the client, so it is billed. */
-  delivered(text: string): void {
-    const admission = this.#admission;
-    if (!admission?.watch || text === "") return;
-    this.#meteredOutput += countTokens(text);
-    if (this.#streamEnd !== null) return;
-    const usage = this.#billable();
-    const error = admission.watch({ usage, cost: costOf(this.#pricing, usage, this.#images) });
-    if (error === null) return;
-    this.streamEnded(error);
-    this.#cutUpstream?.();
-  }
-
   /** What the request is billed for: the upstream's usage, and for a metered stream that did
-   * not finish (cut for budget, broken off, client gone) at least what was delivered: the
-   * counted output and the admission's input estimate where the upstream gave no figures. */
+   * not finish (cut for budget, broken off, client gone) at least what was delivered. */
   #billable(): Usage {
-    const usage = { ...this.#usage };
-    if (!this.metering || this.#streamEnd === "finish") return usage;
-    usage.outputTokens = Math.max(usage.outputTokens, this.#meteredOutput);
-    if (usage.inputTokens === 0) usage.inputTokens = this.#admission?.inputEstimate ?? 0;
-    return usage;
+    const meter = this.#meter;
+    if (meter === null || this.#streamEnd === "finish") return { ...this.#usage };
+    return meteredUsage(this.#usage, meter.tokens(), this.#admission!.inputEstimate ?? 0);
   }
 
   /** Generated images. */
@@ -253,34 +247,7 @@ export class Lifecycle {
     const usage = this.#billable();
     const cost = costOf(this.#pricing, usage, this.#images);
     const record = this.#record(outcome, status, cost, usage);
-    // An admitter that throws on release must not cost the ledger its row.
-    try {
-      this.#admission?.release({ usage, images: this.#images, cost, outcome });
-    } catch (error) {
-      this.#deps.log.error("releasing the admission failed", {
-        requestId: this.requestId,
-        error: String(error),
-      });
-    }
-    this.#deps.store.recordUsage(record).catch((error) =>
-      this.#deps.log.error("ledger write failed", {
-        requestId: this.requestId,
-        error: String(error),
-      })
-    );
-    if (
-      outcome !== "ok" && outcome !== "client_disconnect" && outcome !== "rejected" &&
-      outcome !== "budget_cut"
-    ) {
-      this.#deps.log.warn("request ended without an answer", {
-        requestId: this.requestId,
-        outcome,
-        status,
-        model: record.model,
-        provider: record.upstream,
-        upstreamId: record.upstreamId,
-      });
-    }
+    handOn(this.#deps, this.#admission, { usage, images: this.#images, cost, outcome }, record);
   }
 
   #record(outcome: Outcome, status: number, cost: number, usage: Usage): UsageRecord {

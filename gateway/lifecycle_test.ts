@@ -99,13 +99,42 @@ Deno.test("Lifecycle: text delivered after a metered stream ended is billed, the
     const life = new Lifecycle(harness.deps, request, true);
     life.resolved(model);
     life.admit();
-    life.delivered(" alpha");
+    life.meter!.delivered(" alpha");
     life.streamEnded(new GatewayError("upstream", 502, "The provider ended with an error."));
-    life.delivered(" bravo");
+    life.meter!.delivered(" bravo");
     assert.equal(asked, 1);
     assert.equal(life.cut, false, "an upstream error is not the budget's cut");
     life.bodyEnded("end", 200);
     assert.equal(harness.rows[0]!.outputTokens, 2, "both deltas reached the client");
+  } finally {
+    await harness.close();
+  }
+});
+
+Deno.test("Lifecycle: text a quiet budget left uncounted is counted to bill an unfinished stream", async () => {
+  let asked = 0;
+  const admitter: Admitter = {
+    admit: () => ({ release: () => {}, watch: () => (asked++, null), quiet: () => true }),
+  };
+  const { harness, request, model } = await setUp(admitter);
+  try {
+    const finished = new Lifecycle(harness.deps, request, true);
+    finished.resolved(model);
+    finished.admit();
+    finished.meter!.delivered(" alpha");
+    finished.add({ inputTokens: 3, outputTokens: 7 });
+    finished.streamEnded("finish");
+    finished.bodyEnded("end", 200);
+    const cancelled = new Lifecycle(harness.deps, request, true);
+    cancelled.resolved(model);
+    cancelled.admit();
+    cancelled.meter!.delivered(" alpha");
+    cancelled.meter!.delivered(" bravo delta");
+    cancelled.bodyEnded("cancel", 200);
+    assert.equal(asked, 0, "quiet: the watch was never asked");
+    assert.equal(harness.rows[0]!.outputTokens, 7, "a finished stream: the provider's count");
+    assert.equal(harness.rows[1]!.outcome, "client_disconnect");
+    assert.equal(harness.rows[1]!.outputTokens, 3, "the delivered text, counted at the end");
   } finally {
     await harness.close();
   }

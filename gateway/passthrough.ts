@@ -19,6 +19,7 @@ import type { GatewayDeps } from "./exchange.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { upstreamStream } from "./idle_cutoff.ts";
 import { meteredBody } from "./metered_body.ts";
+import { runMeter } from "./run_meter.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
 import { releaseBody } from "./upstream_fetch.ts";
@@ -113,21 +114,13 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
   const ends = codec.streamEnds!();
   let ended = false;
   let idSeen = false;
-  // A budget meters every event's output; otherwise only the events tested interesting are read.
-  const meter = life.metering ? codec.outputTextOfEvent : undefined;
-  // Once the budget cuts the stream, the events after the one that reached it (the rest of the
-  // upstream read) are neither forwarded nor read; the tap's finish appends the terminal error.
-  let cut = false;
-  let forward = true;
   const usageKept = (event: SseEvent) => clientWantsUsage || !isUsageOnlyChunk(event);
+  // A budget meters every read's output (run_meter.ts); only the events tested interesting are
+  // parsed. The tap forwards nothing after the event that reached the budget (the rest of its
+  // upstream read too), and its finish appends the terminal error.
+  const meter = life.meter;
   return sseTapStep({
     observe: (event: SseEvent) => {
-      forward = !cut;
-      if (cut) return false;
-      if (meter) {
-        life.delivered(meter(event));
-        cut = life.cut;
-      }
       const usage = codec.usageOfEvent?.(event);
       if (usage) life.add(usage);
       if (!idSeen) {
@@ -148,11 +141,12 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
       );
       return true;
     },
-    keep: meter ? (event) => forward && usageKept(event) : clientWantsUsage ? undefined : usageKept,
+    keep: clientWantsUsage ? undefined : usageKept,
     // Every wire names its usage object "usage" (chat's last chunk, Anthropic's message_start
     // and message_delta, Responses' terminal response); chunks without one and without an
     // ending event need no parsing.
-    interesting: meter ? undefined : interestingFor(String(codec.wire), ends.pattern),
+    interesting: interestingFor(String(codec.wire), ends.pattern),
+    meter: meter === null ? undefined : runMeter(codec, meter),
     finish: (lastEvents) => {
       if (ended) return null;
       // The stream broke off, or the gateway ended it for silence (the lifecycle knows which).

@@ -4,14 +4,15 @@
  * an event the upstream cut off halfway is never half-sent, so when the stream breaks the
  * client's parser sees whole events and then the terminal error `finish` supplies. With a
  * filter, events the filter rejects are cut out and every other event's text is forwarded
- * exactly as it came.
+ * exactly as it came. With a meter (a budget), each read's complete events are metered before
+ * they go on, and a cut ends the stream right after the event that reached the budget.
  *
  * It is a step (`core/step.ts`), not a stream: the passthrough runs it inside its one body
  * stream, since every extra stream stage costs more than the tapping itself.
  * @module
  */
 import { concatBytes } from "../core/bytes.ts";
-import type { Step } from "../core/step.ts";
+import type { Sink, Step } from "../core/step.ts";
 import type { TextTest } from "../protocols/codec.ts";
 import { parseEventBlock, type SseEvent } from "../sse/parse_sse.ts";
 import type { BodyChunk } from "./metered_body.ts";
@@ -31,6 +32,12 @@ export interface TapOptions {
    * last run of complete events forwarded that carried data: null when the stream reached its
    * terminal event, else the text that ends it for the client (the wire's terminal error). */
   finish?: (lastEvents: string) => string | null;
+  /** Meters the output of complete events on their way (a budget): given the text of one or
+   * more of them, returns the offset just past the event after which nothing may be forwarded
+   * (the one that reached the budget), or -1. A run `interesting` does not match is metered
+   * whole, without being split or parsed; the events of any other run one by one, each before
+   * it is observed. After a cut the tap forwards nothing more (`finish` supplies the end). */
+  meter?: (events: string) => number;
 }
 
 const BOUNDARY = /\r\n\r\n|\n\n|\r\r/g;
@@ -99,34 +106,57 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
     return run;
   };
 
+  /** After a cut, nothing more is forwarded: the stream ends with what `finish` supplies. */
+  let stopped = false;
+  const stop = (sent: string, out: Sink<BodyChunk>) => {
+    stopped = true;
+    if (sent.includes("data:")) lastEvents = sent;
+    if (sent) out.enqueue(sent);
+  };
+
   return {
     transform(chunk, out) {
+      if (stopped) return;
       const run = completed(chunk);
       if (run === null) return;
       const text = decoder.decode(run);
+      const meter = options.meter;
       if (options.interesting && !options.interesting.test(text)) {
-        // No event here is of interest: the bytes go on as they came.
+        // No event here is of interest: the bytes go on as they came (up to a cut).
+        const cut = meter ? meter(text) : -1;
+        if (cut !== -1) return stop(text.slice(0, cut), out);
         if (text.includes("data:")) lastEvents = text;
         out.enqueue(run);
         return;
       }
-      if (!options.keep) {
+      const filtered = options.keep !== undefined || meter !== undefined;
+      if (!filtered) {
         if (text.includes("data:")) lastEvents = text;
         out.enqueue(run);
       }
       let start = 0;
       let kept = "";
+      let whole = true;
       BOUNDARY.lastIndex = 0;
       for (let match = BOUNDARY.exec(text); match !== null; match = BOUNDARY.exec(text)) {
         const end = match.index + match[0].length;
         const block = text.slice(start, end);
+        start = end;
+        const cut = meter !== undefined && meter(block) !== -1;
         // Under load one read brings many events; only those the pattern names are parsed.
         const seen = !options.interesting || options.interesting.test(block);
-        if ((!seen || visit(block)) && options.keep) kept += block;
-        start = end;
+        if (!seen || visit(block)) kept += filtered ? block : "";
+        else whole = false;
+        if (cut) {
+          BOUNDARY.lastIndex = 0;
+          return stop(kept, out);
+        }
       }
+      if (!filtered) return;
       if (kept.includes("data:")) lastEvents = kept;
-      if (kept) out.enqueue(kept);
+      // Nothing cut out: the bytes go on as they came.
+      if (whole) out.enqueue(run);
+      else if (kept) out.enqueue(kept);
     },
     flush(out) {
       const rest = held.length === 0 ? "" : decoder.decode(concatBytes(held));
@@ -136,9 +166,11 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       // off halfway is never sent.
       // (Without `finish` nothing watches the ending: the last event is forwarded as it is.)
       let forward = false;
-      const event = rest.trim().length > 0 ? parseEventBlock(rest) : null;
+      const event = stopped || rest.trim().length === 0 ? null : parseEventBlock(rest);
       if (event !== null && (options.observe(event) === true || !options.finish)) {
         forward = options.keep ? options.keep(event) : true;
+        // It reached the client: metered (after the stream ended: counted, not asked about).
+        if (forward) options.meter?.(rest);
       }
       const ending = options.finish?.(lastEvents) ?? null;
       if (ending === null) {

@@ -207,3 +207,60 @@ Deno.test("sseTapStep: a 1 MiB event in 4 KiB pieces, boundaries split across pi
     assert.equal(seen[0]!.data.length, big.length - "data: \r\n\r\n".length);
   }
 });
+
+/** A tap with a meter that cuts after the event whose data is `cutAt`, recording what it was
+ * given and what was observed; `finish` ends a stream that was cut with an error event. */
+function meteredTap(cutAt: string, interesting?: RegExp) {
+  const metered: string[] = [];
+  const seen: string[] = [];
+  const step = sseTapStep({
+    observe: (event) => (seen.push(event.data), event.data === "[DONE]"),
+    interesting,
+    meter: (events) => {
+      metered.push(events);
+      const at = events.indexOf(`data: ${cutAt}\n\n`);
+      return at === -1 ? -1 : at + `data: ${cutAt}\n\n`.length;
+    },
+    finish: () => (seen.includes("[DONE]") ? null : "data: cut\n\n"),
+  });
+  return { step, metered, seen };
+}
+
+Deno.test("sseTapStep with a meter: a read nothing interesting is in is metered whole, cut after the reaching event", () => {
+  const { step, metered, seen } = meteredTap("2", /DONE/);
+  const sent = perChunk(step, [
+    "data: 1\n\n",
+    "data: 2\n\ndata: 3\n\n",
+    "data: 4\n\ndata: [DONE]\n\n",
+  ]);
+  assert.deepEqual(sent, ["data: 1\n\n", "data: 2\n\n", "", "data: cut\n\n"]);
+  assert.deepEqual(
+    metered,
+    ["data: 1\n\n", "data: 2\n\ndata: 3\n\n"],
+    "whole reads, nothing after",
+  );
+  assert.deepEqual(seen, [], "not split, not parsed");
+});
+
+Deno.test("sseTapStep with a meter: in a read with interesting events, each is metered before it is observed", () => {
+  const { step, metered, seen } = meteredTap("2", /DONE|2/);
+  const sent = perChunk(step, ["data: 1\n\ndata: 2\n\ndata: 3\n\ndata: [DONE]\n\n"]);
+  assert.deepEqual(sent, ["data: 1\n\ndata: 2\n\n", "data: cut\n\n"]);
+  assert.deepEqual(metered, ["data: 1\n\n", "data: 2\n\n"], "event by event, up to the cut");
+  assert.deepEqual(seen, ["2"], "the event that reached the budget is still observed; no [DONE]");
+});
+
+Deno.test("sseTapStep with a meter: events split across reads are metered once, whole; a finished stream's unterminated end too", () => {
+  const { step, metered } = meteredTap("none", /DONE/);
+  const sent = perChunk(step, ['data: {"a', '":1}\n\nda', "ta: 2\n", "\ndata: [DONE]"]);
+  assert.deepEqual(sent.join(""), 'data: {"a":1}\n\ndata: 2\n\ndata: [DONE]\n\n');
+  assert.deepEqual(metered, ['data: {"a":1}\n\n', "data: 2\n\n", "data: [DONE]"]);
+});
+
+Deno.test("sseTapStep with a meter: after a cut, later reads and the held half event are dropped", () => {
+  const { step, metered, seen } = meteredTap("1");
+  const sent = perChunk(step, ["data: 1\n\ndata: 2", "\n\ndata: [DONE]\n\n", "data: [DO"]);
+  assert.deepEqual(sent, ["data: 1\n\n", "", "", "data: cut\n\n"]);
+  assert.deepEqual(metered, ["data: 1\n\n"]);
+  assert.deepEqual(seen, ["1"]);
+});

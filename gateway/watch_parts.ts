@@ -11,7 +11,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 
 /** A pass-through step over stream parts, reporting to `life`. */
 export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
-  const metering = life.metering;
+  const meter = life.meter;
   // Once the budget watch ends the stream, nothing after the part that reached the budget goes
   // on (the rest of an upstream read may carry many more deltas): its error ends the stream.
   let cut = false;
@@ -21,10 +21,10 @@ export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
       switch (part.type) {
         case "text_delta":
         case "reasoning_delta":
-          if (metering) life.delivered(part.text);
+          meter?.delivered(part.text);
           break;
         case "tool_call_delta":
-          if (metering) life.delivered(part.delta);
+          meter?.delivered(part.delta);
           break;
         case "start":
           life.upstreamAnswered(part.id);
@@ -43,7 +43,7 @@ export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
           break;
       }
       out.enqueue(part);
-      if (metering && life.cut) {
+      if (meter !== null && life.cut) {
         cut = true;
         out.enqueue({ type: "error", error: life.streamError! });
       }

@@ -121,6 +121,15 @@ export class BudgetTracker {
     return this.#settled + this.#held - hold.held + hold.actual;
   }
 
+  /** What {@link flow} would return for `hold` at `actual`, computed the same way (so the same
+   * to the last bit), without recording anything. */
+  peek(hold: BudgetHold, actual: number): number {
+    if (hold.released || hold.epoch !== this.#epoch) return -1;
+    if (!(actual > hold.actual)) return this.#settled + this.#held - hold.held + hold.actual;
+    const held = Math.max(hold.reservation, actual);
+    return this.#settled + (this.#held + (held - hold.held)) - held + actual;
+  }
+
   /** Ends a hold, adding what the request cost to the settled spend; a second call does
    * nothing, and a hold of an earlier period only ends. */
   release(hold: BudgetHold, cost: number): void {

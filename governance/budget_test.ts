@@ -74,3 +74,19 @@ Deno.test("BudgetTracker: a failed load is retried by the next caller", async ()
   await tracker.load("total", JAN_15, () => Promise.resolve(1));
   assert.equal(tracker.settled, 1);
 });
+
+Deno.test("BudgetTracker: peek is what flow would return, to the bit, recording nothing", async () => {
+  const tracker = new BudgetTracker();
+  await tracker.load("total", JAN_15, () => Promise.resolve(0.1));
+  const hold = tracker.hold(0.3);
+  tracker.hold(0.2);
+  for (const actual of [0.05, 0.1, 0.3, 0.30000000000000004, 0.7, 0.2, 1e-9, 0.7 + 1e-12]) {
+    const peeked = tracker.peek(hold, actual);
+    const held = tracker.held;
+    assert.equal(tracker.peek(hold, actual), peeked, "peeking changes nothing");
+    assert.equal(tracker.held, held);
+    assert.equal(tracker.flow(hold, actual), peeked, `at ${actual}`);
+  }
+  tracker.release(hold, 0.7);
+  assert.equal(tracker.peek(hold, 1), -1, "a released hold, like flow");
+});

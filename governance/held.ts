@@ -31,6 +31,7 @@ export class HeldAdmission implements Admission {
   readonly headers?: Record<string, string>;
   readonly inputEstimate: number;
   readonly watch?: (flowing: Flowing) => GatewayError | null;
+  readonly quiet?: (cost: number) => boolean;
   readonly #key: ScopeHold | null;
   readonly #team: ScopeHold | null;
   readonly #now: () => number;
@@ -49,7 +50,10 @@ export class HeldAdmission implements Admission {
     this.#now = now;
     this.inputEstimate = inputEstimate;
     if (headers !== undefined) this.headers = headers;
-    if (key?.budget || team?.budget) this.watch = (flowing) => this.#watch(flowing.cost);
+    if (key?.budget || team?.budget) {
+      this.watch = (flowing) => this.#watch(flowing.cost);
+      this.quiet = (cost) => this.#quiet(cost);
+    }
   }
 
   /** Settles the request: leaves the in-flight count, replaces the `tpm` estimate with the real
@@ -74,6 +78,20 @@ export class HeldAdmission implements Admission {
   #watch(cost: number): GatewayError | null {
     if (this.#released) return null;
     return this.#over(this.#key, cost) ?? this.#over(this.#team, cost);
+  }
+
+  /** Whether the watch at `cost` would neither end the stream for `hold`'s budget nor raise
+   * the hold above its reservation (what {@link #over} would find, recording nothing). */
+  #calm(hold: ScopeHold | null, cost: number): boolean {
+    if (hold === null || hold.budget === null) return true;
+    const { tracker, hold: held } = hold.budget;
+    if (cost > held.reservation && cost > held.actual) return false;
+    const total = tracker.peek(held, cost);
+    return total < 0 || total < (hold.policy.budgetUsd ?? Infinity) - USD_EPSILON;
+  }
+
+  #quiet(cost: number): boolean {
+    return this.#released || (this.#calm(this.#key, cost) && this.#calm(this.#team, cost));
   }
 
   #over(hold: ScopeHold | null, cost: number): GatewayError | null {

@@ -49,3 +49,29 @@ Deno.test("held: the watch records spend and stops after release", async () => {
   assert.equal(held.watch?.({ usage: emptyUsage(), cost: 2 }), null);
   assert.equal(tracker.settled, 1);
 });
+
+Deno.test("held: quiet is true exactly while the watch would neither refuse nor raise the hold", async () => {
+  const scope = new Scope("key", "key_a");
+  const policy = { budgetUsd: 1 };
+  scope.align(policy);
+  const tracker = scope.budget!;
+  await tracker.load("total", 0, () => Promise.resolve(0.2));
+  scope.inFlight = 2;
+  const other = tracker.hold(0.3);
+  const budget = { tracker, hold: tracker.hold(0.4) };
+  const held = new HeldAdmission({ scope, policy, entry: null, budget }, null, {}, 0, () => 0);
+  const flowing = (cost: number) => ({ usage: emptyUsage(), cost });
+  // Up to its reservation (0.4) the hold does not grow; 0.2 + 0.3 + 0.4 stays under $1.
+  assert.equal(held.quiet?.(0.4), true);
+  assert.equal(held.quiet?.(0.41), false, "past the reservation the hold must grow");
+  assert.equal(tracker.held, 0.7, "asking recorded nothing");
+  assert.equal(held.watch?.(flowing(0.45)), null);
+  assert.equal(held.quiet?.(0.45), true, "at what it already holds");
+  // The other request spends past its reservation: now 0.2 + 0.55 + this one's cost ≥ $1 at 0.25.
+  tracker.flow(other, 0.55);
+  assert.equal(held.quiet?.(0.2), false, "the watch would refuse at its actual 0.45");
+  assert.equal(held.watch?.(flowing(0.2))?.kind, "quota");
+  tracker.release(other, 0);
+  held.release(spentOf({}, 0.1));
+  assert.equal(held.quiet?.(5), true, "released: the watch says nothing");
+});

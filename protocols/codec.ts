@@ -5,6 +5,7 @@
  * code grows as protocols + providers.
  * @module
  */
+import type { RunText } from "./output_scan.ts";
 import type { Converted } from "../core/convert.ts";
 import type { CoreRequest, Wire } from "../core/request.ts";
 import type { CoreResponse, Usage } from "../core/response.ts";
@@ -74,6 +75,10 @@ export interface ForwardCodec {
   /** Streamed wires: the generated text one event carries, for metering a stream against a
    * budget ("" for events that carry none). */
   outputTextOfEvent?(event: SseEvent): string;
+  /** Streamed wires: the generated text of a run of complete raw events, scanned without
+   * parsing them, appended to `into`; false when the scan cannot read the run exactly (the
+   * metering then parses its events one by one). */
+  outputTextOfRun?(run: string, into: RunText): boolean;
   /** Streamed wires: a fresh watcher of how a stream ends. */
   streamEnds?(): StreamEnds;
   decodeError(status: number, body: unknown, headers: HeaderReader): GatewayError;
@@ -97,6 +102,8 @@ export interface UpstreamCodec {
   usageOfEvent(event: SseEvent): Partial<Usage> | null;
   /** The generated text one upstream SSE event carries, for budget metering. */
   outputTextOfEvent(event: SseEvent): string;
+  /** The generated text of a run of complete raw events, scanned (see {@link ForwardCodec}). */
+  outputTextOfRun(run: string, into: RunText): boolean;
   /** Usage of a non-streamed upstream body, for the passthrough tap. */
   usageOfBody(body: unknown): Usage | null;
   /** A fresh watcher of how a passthrough stream of this wire ends. */

@@ -12,7 +12,7 @@ import { encodeRequest, messagesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
-import { outputTextOfEvent } from "./output_text.ts";
+import { outputTextOfEvent, outputTextOfRun } from "./output_text.ts";
 import { messagesStreamEnds } from "./stream_ends.ts";
 
 export { anthropicErrorBody, anthropicErrorType } from "./encode_error.ts";
@@ -55,6 +55,7 @@ export function createUpstreamCodec(options: AnthropicUpstreamOptions): Upstream
     decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     outputTextOfEvent,
+    outputTextOfRun,
     usageOfBody,
     streamEnds: messagesStreamEnds,
     decodeError: (status, body, headers) => decodeAnthropicError(provider, status, body, headers),

@@ -1,9 +1,23 @@
 /**
- * The output text of one raw Messages stream event, for metering a passthrough stream against a
- * budget: text, thinking and tool-input JSON of `content_block_delta` events.
+ * The output text of raw Messages stream events, for metering a passthrough stream against a
+ * budget: text, thinking and tool-input JSON of `content_block_delta` events. A run of events is
+ * scanned ({@link outputTextOfRun}); one parsed event is read whole ({@link outputTextOfEvent},
+ * for runs the scan gives up on).
  * @module
  */
 import type { SseEvent } from "../../sse/parse_sse.ts";
+import { type DeltaShape, type RunText, scanDeltas } from "../output_scan.ts";
+
+const BLOCK_DELTA: DeltaShape = {
+  events: ["content_block_delta"],
+  keys: ["text", "thinking", "partial_json"],
+};
+
+/** Appends the output text of a run of complete events (raw SSE text) to `into`, piece by
+ * piece; false when the run must be parsed event by event instead (`output_scan.ts`). */
+export function outputTextOfRun(run: string, into: RunText): boolean {
+  return scanDeltas(run, BLOCK_DELTA, into);
+}
 
 interface BlockDelta {
   type?: unknown;

@@ -13,7 +13,7 @@ import { chatPath, encodeRequest } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
-import { outputTextOfEvent } from "./output_text.ts";
+import { outputTextOfEvent, outputTextOfRun } from "./output_text.ts";
 import { chatStreamEnds } from "./stream_ends.ts";
 
 export { ChatCompletionRequestSchema } from "./schemas.ts";
@@ -48,6 +48,7 @@ export function createUpstreamCodec(options: ChatUpstreamOptions): UpstreamCodec
     decodeStream: (request) => decodeStreamStep(request, provider),
     usageOfEvent,
     outputTextOfEvent,
+    outputTextOfRun,
     usageOfBody,
     streamEnds: chatStreamEnds,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),

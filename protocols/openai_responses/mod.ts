@@ -13,7 +13,7 @@ import { encodeRequest, responsesPath } from "./encode_request.ts";
 import { encodeResponse } from "./encode_response.ts";
 import { encodeStreamStep } from "./encode_stream.ts";
 import { usageOfBody, usageOfEvent } from "./tap_usage.ts";
-import { outputTextOfEvent } from "./output_text.ts";
+import { outputTextOfEvent, outputTextOfRun } from "./output_text.ts";
 import { responsesStreamEnds } from "./stream_ends.ts";
 
 export { ResponsesRequestSchema, ResponsesResponseSchema } from "./schemas.ts";
@@ -47,6 +47,7 @@ export function createUpstreamCodec(
     decodeStream: (request) => decodeStreamStep(provider, request),
     usageOfEvent,
     outputTextOfEvent,
+    outputTextOfRun,
     usageOfBody,
     streamEnds: responsesStreamEnds,
     decodeError: (status, body, headers) => decodeError(provider, status, body, headers),

@@ -1,9 +1,12 @@
 /**
- * The output text of one raw Responses stream event, for metering a passthrough stream against a
- * budget: the `delta` of text, reasoning and function-argument delta events.
+ * The output text of raw Responses stream events, for metering a passthrough stream against a
+ * budget: the `delta` of text, reasoning and function-argument delta events. A run of events is
+ * scanned ({@link outputTextOfRun}); one parsed event is read whole ({@link outputTextOfEvent},
+ * for runs the scan gives up on).
  * @module
  */
 import type { SseEvent } from "../../sse/parse_sse.ts";
+import { type DeltaShape, type RunText, scanDeltas } from "../output_scan.ts";
 
 /** Events whose `delta` is generated text. */
 const DELTA_EVENTS = new Set([
@@ -14,6 +17,15 @@ const DELTA_EVENTS = new Set([
   "response.custom_tool_call_input.delta",
   "response.refusal.delta",
 ]);
+
+/** Where the text is: the `delta` string of those events. */
+const DELTA_TEXT: DeltaShape = { events: [...DELTA_EVENTS] };
+
+/** Appends the output text of a run of complete events (raw SSE text) to `into`, piece by
+ * piece; false when the run must be parsed event by event instead (`output_scan.ts`). */
+export function outputTextOfRun(run: string, into: RunText): boolean {
+  return scanDeltas(run, DELTA_TEXT, into);
+}
 
 /** The generated text an event carries ("" for every other event). */
 export function outputTextOfEvent(event: SseEvent): string {
