@@ -17,6 +17,7 @@ import type { SseEvent } from "../sse/parse_sse.ts";
 import { attempt } from "./attempt.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import { RETRY_HEADERS } from "../protocols/upstream_error.ts";
 import { upstreamStream } from "./idle_cutoff.ts";
 import { meteredBody } from "./metered_body.ts";
 import { runMeter } from "./run_meter.ts";
@@ -25,7 +26,7 @@ import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_fai
 import { releaseBody } from "./upstream_fetch.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
-const KEEP_HEADERS = ["openai-processing-ms", "retry-after"];
+const KEEP_HEADERS = ["openai-processing-ms", ...RETRY_HEADERS];
 
 const utf8 = new TextDecoder();
 
@@ -186,8 +187,10 @@ async function forwardError(
   const text = await readCappedText(response).catch(() => "");
   const headers = life.responseHeaders();
   headers.set("content-type", response.headers.get("content-type") ?? "application/json");
-  const retryAfter = response.headers.get("retry-after");
-  if (retryAfter) headers.set("retry-after", retryAfter);
+  for (const name of RETRY_HEADERS) {
+    const value = response.headers.get(name);
+    if (value) headers.set(name, value);
+  }
   life.answered(response.status);
   return new Response(text, { status: response.status, headers });
 }

@@ -19,16 +19,22 @@ export interface UpstreamFailure {
   headers: HeaderReader;
 }
 
+/** What a provider says about retrying an error: passed on to the client, which acts on it
+ * (Claude Code and the SDKs obey `x-should-retry` before `retry-after`). */
+export const RETRY_HEADERS = ["retry-after", "retry-after-ms", "x-should-retry"] as const;
+
 /** The code of every upstream 401/403 the client is told about. */
 const UPSTREAM_AUTH_FAILED = "upstream_auth_failed";
 
 /** Maps an upstream failure to the gateway error the client sees. An upstream 401/403 means the
  * gateway's provider credential is wrong, not the client's key, so the client gets 502 naming the
- * provider; 429 keeps `retry-after`; other statuses pass through with their kind. */
+ * provider; the {@link RETRY_HEADERS} are kept; other statuses pass through with their kind. */
 export function upstreamError(f: UpstreamFailure): GatewayError {
   const headers: Record<string, string> = {};
-  const retryAfter = f.headers.get("retry-after");
-  if (retryAfter) headers["retry-after"] = retryAfter;
+  for (const name of RETRY_HEADERS) {
+    const value = f.headers.get(name);
+    if (value) headers[name] = value;
+  }
   if (f.status === 401 || f.status === 403) {
     // The provider's own message is about the operator's key and can quote it (OpenAI's 401
     // says "Incorrect API key provided: sk-proj-****abcd"): it is not passed on, and neither is

@@ -62,3 +62,24 @@ Deno.test("upstream errors other than 401/403 keep the provider's message", () =
   assert.equal(error.status, 400);
   assert.match(error.message, /bad block/);
 });
+
+Deno.test("upstream 429: the provider's retry headers reach the client, other headers do not", () => {
+  const error = upstreamError({
+    provider: "openai",
+    status: 429,
+    message: "Rate limit reached",
+    code: "rate_limit_exceeded",
+    headers: new Headers({
+      "retry-after": "7",
+      "retry-after-ms": "6500",
+      "x-should-retry": "false",
+      "x-ratelimit-remaining-requests": "0",
+    }),
+  });
+  assert.equal(error.status, 429);
+  assert.deepEqual(error.headers, {
+    "retry-after": "7",
+    "retry-after-ms": "6500",
+    "x-should-retry": "false",
+  });
+});

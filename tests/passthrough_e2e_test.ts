@@ -158,7 +158,7 @@ Deno.test("images passthrough, and an upstream error reaches the client with its
   );
 });
 
-Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a 429 keeps retry-after", async () => {
+Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a 429 keeps its retry headers", async () => {
   upstream.fail({
     status: 401,
     body: {
@@ -181,7 +181,7 @@ Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a
   upstream.fail({
     status: 429,
     body: { type: "error", error: { type: "rate_limit_error", message: "slow down" } },
-    headers: { "retry-after": "7" },
+    headers: { "retry-after": "7", "retry-after-ms": "6500", "x-should-retry": "true" },
   });
   const r429 = await fetch(`${server.url}/v1/messages`, {
     method: "POST",
@@ -194,6 +194,8 @@ Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a
   });
   assert.equal(r429.status, 429);
   assert.equal(r429.headers.get("retry-after"), "7");
+  assert.equal(r429.headers.get("retry-after-ms"), "6500");
+  assert.equal(r429.headers.get("x-should-retry"), "true");
   assert.equal((await r429.json()).error.type, "rate_limit_error");
   upstream.fail(undefined);
 });
