@@ -161,11 +161,12 @@ export function periodEnd(period: BudgetPeriod, now: number): number | null {
   }
 }
 
-/** Whether a caller under `policies` (a key's own, its team's; null for none) may call model
- * `id`: every policy that lists models must allow it. */
-export function mayCall(policies: ReadonlyArray<Policy | null>, id: string): boolean {
-  for (const policy of policies) if (policy && !modelAllowed(policy.models, id)) return false;
-  return true;
+/** Whether a caller under `policies` (a key's own, its team's; null for none) may call the model
+ * known by `names` (its id and aliases): every policy that lists models must allow one of them. */
+export function mayCall(policies: ReadonlyArray<Policy | null>, names: readonly string[]): boolean {
+  return policies.every((policy) =>
+    policy === null || names.some((name) => modelAllowed(policy.models, name))
+  );
 }
 
 const globCache = new Map<string, RegExp>();

@@ -13,7 +13,7 @@ import {
 } from "../../catalog/listing.ts";
 import { invalidRequest, modelNotFound } from "../../core/errors.ts";
 import type { AppEnv } from "../env.ts";
-import { modelAllowed } from "../../governance/policy.ts";
+import { mayCall } from "../../governance/policy.ts";
 import type { Allowed } from "../../catalog/listing.ts";
 
 /** What the calling key may use: its policy's and its team's `models`. A model is listed when
@@ -21,12 +21,7 @@ import type { Allowed } from "../../catalog/listing.ts";
 function allowedFor(c: Context<AppEnv>, catalog: Catalog): Allowed {
   const key = c.get("key");
   const policies = [key.policy, key.teamPolicy];
-  return (id) => {
-    const names = [id, ...catalog.lookup(id)?.aliases ?? []];
-    return policies.every((policy) =>
-      policy === null || names.some((name) => modelAllowed(policy.models, name))
-    );
-  };
+  return (id) => mayCall(policies, [id, ...catalog.lookup(id)?.aliases ?? []]);
 }
 
 /** The list handler. */
