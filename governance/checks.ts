@@ -37,7 +37,7 @@ export interface Ask {
 }
 
 /** The model check: throws 403 `model_not_allowed` when the key's or its team's `models` list
- * names neither the catalog id, the requested id, nor the body's `model`. */
+ * names neither the catalog id, one of its aliases, the requested id, nor the body's `model`. */
 export function checkModels(
   keyPolicy: Policy,
   team: { id: string; policy: Policy } | null,
@@ -58,6 +58,9 @@ function check(
   if (models === undefined) return;
   if (modelAllowed(models, model.id) || modelAllowed(models, model.requested)) return;
   if (typeof body.model === "string" && modelAllowed(models, body.model)) return;
+  // Aliases resolve first: a list naming the model by an alias allows it by any of its names
+  // (as GET /v1/models lists it).
+  if (model.entry?.aliases.some((alias) => modelAllowed(models, alias))) return;
   throw modelNotAllowed({ kind, id }, model.requested, model.id, models);
 }
 

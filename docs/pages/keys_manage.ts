@@ -121,13 +121,13 @@ function fieldText(field: PolicyField, site: Site): Part {
   switch (field) {
     case "models":
       return html`Model ids or globs (<code>*</code> any run of characters, <code>?</code> one
-        character, matched against the whole id). A request passes when an entry matches the catalog
-        id its model resolves to, or the id as sent.${
+        character, matched against the whole id). Aliases resolve first: a request passes when an
+        entry matches the catalog id its model resolves to, one of that model's aliases, or the id
+        as sent.${
         aliased
           ? html`
-            So <code>${aliased.id}</code> also admits its alias <code>${aliased
-              .aliases[0]}</code>, while the alias alone admits requests naming the alias, not
-                      <code>${aliased.id}</code>.
+            So <code>${aliased.id}</code> and its alias <code>${aliased.aliases[0]}</code> each
+            admit the model by either name.
           `
           : ""
       }${
@@ -137,8 +137,8 @@ function fieldText(field: PolicyField, site: Site): Part {
           `
           : ""
       }
-        <code>GET /v1/models</code> lists only the catalog ids the key may call, so prefer catalog
-        ids and globs to aliases. An empty list allows no model. Refused: <code>403</code>.`;
+        <code>GET /v1/models</code> lists exactly the models the key may call. An empty list allows
+        no model. Refused: <code>403</code>.`;
     case "rpm":
       return html`Requests admitted in any 60 seconds: an exact sliding window (see
         <a href="#counting">how limits are counted</a>).`;

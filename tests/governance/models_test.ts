@@ -66,6 +66,18 @@ Deno.test("models: an alias resolves before the check, both ways", async () => {
   );
 });
 
+Deno.test("models: a list naming only an alias allows the model by its catalog id too", async () => {
+  const opus = await gov.key({ models: ["claude-opus"] });
+  for (const model of ["claude-opus", "claude-opus-5-5"]) {
+    const response = await gov.send("messages", opus.secret, bodyFor("messages", model));
+    assert.equal(response.status, 200, model);
+    await response.json();
+  }
+  const other = await gov.send("messages", opus.secret, bodyFor("messages", "claude-sonnet-5"));
+  assert.equal(other.status, 403);
+  await other.json();
+});
+
 Deno.test("models: count_tokens is held to the key's models", async () => {
   const path = "/v1/messages/count_tokens";
   const call = (model: string) =>
