@@ -3,6 +3,12 @@
  * plus every later release; and the holds of the requests in flight. A request holds
  * max(its reservation, what it has actually spent so far), so admission and the stream watch
  * both see a hard cap under concurrency.
+ *
+ * Holds carry over a reload (a period rollover, or an edit of `budget_period`): a request in
+ * flight at the change stays held and watched against the new period, and its cost is added to
+ * the new period's settled spend. Its ledger row is dated from its start, so the next reload
+ * counts it where the ledger does: between the two, this memory errs high, never low. (Dropping
+ * such holds let a stream that began before midnight run past any budget unwatched.)
  * @module
  */
 import { type BudgetPeriod, periodEnd, periodStart } from "./policy.ts";
@@ -17,8 +23,6 @@ export interface BudgetHold {
   actual: number;
   /** max(reservation, actual): what the hold counts. */
   held: number;
-  /** The load it belongs to: a hold from before a period rollover no longer counts. */
-  readonly epoch: number;
   released: boolean;
 }
 
@@ -33,7 +37,6 @@ export class BudgetTracker {
   #settled = 0;
   #held = 0;
   #holds = 0;
-  #epoch = 0;
   #loading: { period: BudgetPeriod; start: number; promise: Promise<void> } | null = null;
 
   /** Whether the settled spend of the period containing `now` is known. */
@@ -42,8 +45,7 @@ export class BudgetTracker {
   }
 
   /** Loads the settled spend of the period containing `now` (one load shared by every caller
-   * that asks while it runs). Holds from before it stop counting: their requests belong to the
-   * period they arrived in, as their ledger rows do. */
+   * that asks while it runs). The holds of requests in flight carry over (see the module doc). */
   load(period: BudgetPeriod, now: number, loader: SpendLoader): Promise<void> {
     const start = periodStart(period, now);
     const loading = this.#loading;
@@ -57,9 +59,6 @@ export class BudgetTracker {
       this.#start = start;
       this.#end = periodEnd(period, start);
       this.#settled = spent;
-      this.#held = 0;
-      this.#holds = 0;
-      this.#epoch++;
     }, (error) => {
       if (this.#loading?.promise === promise) this.#loading = null;
       throw error;
@@ -102,16 +101,15 @@ export class BudgetTracker {
   hold(reservation: number): BudgetHold {
     this.#held += reservation;
     this.#holds++;
-    return { reservation, actual: 0, held: reservation, epoch: this.#epoch, released: false };
+    return { reservation, actual: 0, held: reservation, released: false };
   }
 
   /**
    * Records what a request has spent so far and returns the budget's total as its watch counts
-   * it: settled + every other hold + this request at its actual spend. -1 for a hold of an
-   * earlier period or one released.
+   * it: settled + every other hold + this request at its actual spend. -1 for a hold released.
    */
   flow(hold: BudgetHold, actual: number): number {
-    if (hold.released || hold.epoch !== this.#epoch) return -1;
+    if (hold.released) return -1;
     if (actual > hold.actual) {
       hold.actual = actual;
       const held = Math.max(hold.reservation, actual);
@@ -124,18 +122,17 @@ export class BudgetTracker {
   /** What {@link flow} would return for `hold` at `actual`, computed the same way (so the same
    * to the last bit), without recording anything. */
   peek(hold: BudgetHold, actual: number): number {
-    if (hold.released || hold.epoch !== this.#epoch) return -1;
+    if (hold.released) return -1;
     if (!(actual > hold.actual)) return this.#settled + this.#held - hold.held + hold.actual;
     const held = Math.max(hold.reservation, actual);
     return this.#settled + (this.#held + (held - hold.held)) - held + actual;
   }
 
   /** Ends a hold, adding what the request cost to the settled spend; a second call does
-   * nothing, and a hold of an earlier period only ends. */
+   * nothing. */
   release(hold: BudgetHold, cost: number): void {
     if (hold.released) return;
     hold.released = true;
-    if (hold.epoch !== this.#epoch) return;
     this.#held = this.#holds === 1 ? 0 : this.#held - hold.held;
     this.#holds--;
     this.#settled += cost;

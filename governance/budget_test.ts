@@ -50,18 +50,31 @@ Deno.test("BudgetTracker: a hold counts max(reservation, actual); flow counts th
   assert.ok(Math.abs(tracker.flow(long, 0.7) - 0.75) < 1e-12);
 });
 
-Deno.test("BudgetTracker: after a rollover, holds of the old period neither count nor settle", async () => {
+Deno.test("BudgetTracker: after a rollover, holds in flight stay held and watched in the new period", async () => {
   const tracker = new BudgetTracker();
   await tracker.load("day", JAN_15, () => Promise.resolve(2));
   const old = tracker.hold(1);
   const next = Date.UTC(2026, 0, 16, 0, 0, 1);
   await tracker.load("day", next, () => Promise.resolve(0));
-  assert.equal(tracker.settled, 0);
-  assert.equal(tracker.held, 0);
-  assert.equal(tracker.flow(old, 5), -1);
+  assert.equal(tracker.settled, 0, "the new period's ledger");
+  assert.equal(tracker.held, 1, "the request in flight still holds its reservation");
+  assert.equal(tracker.holds, 1);
+  assert.equal(tracker.flow(old, 5), 5, "still watched: a budget under $5 would cut it");
   tracker.release(old, 5);
-  assert.equal(tracker.settled, 0);
+  assert.equal(tracker.settled, 5, "its cost counts in the new period's memory (errs high)");
   assert.equal(tracker.holds, 0);
+  assert.equal(tracker.held, 0);
+});
+
+Deno.test("BudgetTracker: an edit of the period keeps the holds in flight", async () => {
+  const tracker = new BudgetTracker();
+  await tracker.load("month", JAN_15, () => Promise.resolve(3));
+  const hold = tracker.hold(2);
+  await tracker.load("day", JAN_15, () => Promise.resolve(1));
+  assert.equal(tracker.held, 2);
+  assert.equal(tracker.flow(hold, 50), 51, "settled 1 + this request's 50");
+  tracker.release(hold, 50);
+  assert.equal(tracker.settled, 51);
 });
 
 Deno.test("BudgetTracker: a failed load is retried by the next caller", async () => {

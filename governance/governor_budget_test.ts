@@ -141,6 +141,20 @@ Deno.test("budget: the period rolls over at 00:00 UTC; refused until then with r
   assert.deepEqual(ledger.queries.map((q) => q.start), [day15, Date.UTC(2026, 0, 16)]);
 });
 
+Deno.test("budget: a stream admitted before midnight is still watched after the new day loads", async () => {
+  const clock = fakeClock(Date.UTC(2026, 0, 15, 23, 59, 59));
+  const governor = new Governor({ store: fakeLedger(() => 0), now: clock.now });
+  const key = keyWith({ budgetUsd: 10, budgetPeriod: "day" });
+  const stream = await governor.admit(requestOf(key, model, { maxTokens: 1_000 })); // $1
+  clock.set(Date.UTC(2026, 0, 16, 0, 0, 1));
+  const short = await governor.admit(requestOf(key, model, { maxTokens: 1_000 }));
+  assert.equal(stream.watch?.(flowing(5)), null, "$5 + the short request's $1: under $10");
+  assert.ok(stream.watch?.(flowing(9)) instanceof GatewayError, "$9 + $1 reach the $10");
+  short.release(spentOf({}, 0.5));
+  stream.release(spentOf({}, 9));
+  assert.ok(near((await governor.status(key)).key?.spentUsd ?? 0, 9.5));
+});
+
 Deno.test("budget: a total budget never resets (no retry-after)", async () => {
   const governor = new Governor({ store: fakeLedger(() => 5) });
   const error = await refusal(() => governor.admit(requestOf(keyWith({ budgetUsd: 5 }), model)));
