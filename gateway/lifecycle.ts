@@ -167,10 +167,12 @@ export class Lifecycle {
   }
 
   /** What the request is billed for: the upstream's usage, and for a metered stream that did
-   * not finish (cut for budget, broken off, client gone) at least what was delivered. */
+   * not finish (cut, broken off, client gone) or finished with no output figure (chat's usage
+   * chunk comes after its finish_reason chunk) at least what was delivered. */
   #billable(): Usage {
     const meter = this.#meter;
-    if (meter === null || this.#streamEnd === "finish") return { ...this.#usage };
+    const reported = this.#usage.outputTokens > 0;
+    if (meter === null || (this.#streamEnd === "finish" && reported)) return { ...this.#usage };
     return meteredUsage(this.#usage, meter.tokens(), this.#admission!.inputEstimate ?? 0);
   }
 

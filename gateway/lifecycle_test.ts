@@ -139,3 +139,26 @@ Deno.test("Lifecycle: text a quiet budget left uncounted is counted to bill an u
     await harness.close();
   }
 });
+
+Deno.test("Lifecycle: a metered stream that finished before its usage came is billed what it delivered", async () => {
+  const admitter: Admitter = {
+    admit: () => ({ release: () => {}, watch: () => null, quiet: () => true, inputEstimate: 5 }),
+  };
+  const { harness, request, model } = await setUp(admitter);
+  try {
+    // Chat: the finish_reason chunk ends the answer, the usage chunk follows; the client left
+    // between them.
+    const life = new Lifecycle(harness.deps, request, true);
+    life.resolved(model);
+    life.admit();
+    life.meter!.delivered(" alpha bravo");
+    life.streamEnded("finish");
+    life.bodyEnded("cancel", 200);
+    const row = harness.rows[0]!;
+    assert.equal(row.outcome, "ok", "the answer was complete");
+    assert.deepEqual([row.inputTokens, row.outputTokens], [5, 2], "not zero");
+    assert.ok(row.cost > 0);
+  } finally {
+    await harness.close();
+  }
+});
