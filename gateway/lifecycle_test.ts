@@ -1,22 +1,13 @@
 import assert from "node:assert/strict";
 import { GatewayError } from "../core/errors.ts";
-import { makeHarness } from "../tests/harness.ts";
+import { chatRequestOf, makeHarness } from "../tests/harness.ts";
 import type { Admitter, Spent } from "./admission.ts";
 import { Lifecycle, withLifecycle } from "./lifecycle.ts";
 
 /** A lifecycle over a demo gateway whose admitter is `admitter`; rows as written. */
 async function setUp(admitter?: Admitter) {
   const harness = await makeHarness({ admitter });
-  const key = (await harness.deps.store.listKeys())[0]!;
-  const request = {
-    route: "/v1/chat/completions",
-    body: { model: "gpt-5" },
-    signal: new AbortController().signal,
-    key,
-  };
-  const model = harness.deps.catalog.resolve("gpt-5");
-  if (model === null) throw new Error("the demo catalog has gpt-5");
-  return { harness, request, model };
+  return { harness, ...await chatRequestOf(harness) };
 }
 
 for (const kind of ["sync", "async"] as const) {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { GatewayError } from "../core/errors.ts";
 import { emptyUsage } from "../core/response.ts";
 import type { StreamPart } from "../core/stream.ts";
-import { makeHarness } from "../tests/harness.ts";
+import { chatRequestOf, makeHarness } from "../tests/harness.ts";
 import type { Admitter } from "./admission.ts";
 import { Lifecycle } from "./lifecycle.ts";
 import { watchParts } from "./watch_parts.ts";
@@ -14,15 +14,9 @@ async function watched(limitUsd: number) {
     admit: () => ({ release: () => {}, watch: (f) => f.cost >= limitUsd ? quota : null }),
   };
   const harness = await makeHarness({ admitter });
-  const key = (await harness.deps.store.listKeys())[0]!;
-  const request = {
-    route: "/v1/chat/completions",
-    body: { model: "gpt-5" },
-    signal: new AbortController().signal,
-    key,
-  };
+  const { request, model } = await chatRequestOf(harness);
   const life = new Lifecycle(harness.deps, request, true);
-  life.resolved(harness.deps.catalog.resolve("gpt-5")!);
+  life.resolved(model);
   await life.admit();
   return { harness, life, quota };
 }

@@ -122,3 +122,18 @@ export function listen(harness: Harness): { url: string; close: () => Promise<vo
   );
   return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
 }
+
+/** A chat request to `gpt-5` by the harness's first key, for a test that drives a `Lifecycle`
+ * by hand, with the model it resolves to. */
+export async function chatRequestOf(harness: Harness) {
+  const key = (await harness.deps.store.listKeys())[0]!;
+  const request = {
+    route: "/v1/chat/completions",
+    body: { model: "gpt-5" },
+    signal: new AbortController().signal,
+    key,
+  };
+  const model = harness.deps.catalog.resolve("gpt-5");
+  if (model === null) throw new Error("the demo catalog has gpt-5");
+  return { request, model };
+}
