@@ -19,6 +19,7 @@ import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
 import { registerAdminRoutes } from "./routes/handlers/admin_register.ts";
 import { openApiDocument } from "./openapi/document.ts";
+import { readiness } from "./gateway/readiness.ts";
 
 /** A response the gateway built itself (forwarded upstream bytes), handed to a route whose typed
  * handler expects `c.json` output; the route's schema still documents the body. */
@@ -58,14 +59,12 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
   app.openapi(routes.root.route, rootHandler(deps.config));
   app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));
   app.openapi(routes.readyz.route, async (c) => {
-    try {
-      await deps.store.countKeys();
-      return c.json({ status: "ok" as const, checks: { store: "ok" } }, 200);
-    } catch (error) {
-      return c.json({ status: "unavailable" as const, checks: { store: String(error) } }, 503);
-    }
+    const { ready, checks, reasons } = await readiness(deps);
+    return ready
+      ? c.json({ status: "ok" as const, checks }, 200)
+      : c.json({ status: "unavailable" as const, checks, reasons }, 503);
   });
-  registerAdminRoutes(app, deps.store);
+  registerAdminRoutes(app, deps);
   const document = openApiDocument(app, deps.config.publicBaseUrl);
   app.openapi(routes.openapi.route, (c) => c.json(document(), 200));
   return app;

@@ -15,6 +15,9 @@ import { openStore } from "./store/open_store.ts";
 import { startDocsServer } from "./docs/mod.ts";
 import { keepDeadlineTimer } from "./gateway/deadlines.ts";
 import { Governor } from "./governance/governor.ts";
+import { DeploymentHealth } from "./gateway/health.ts";
+import { InFlight } from "./gateway/in_flight.ts";
+import { gracefulShutdown } from "./gateway/shutdown.ts";
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -59,7 +62,21 @@ async function main(args: string[]): Promise<void> {
   }
   // Key and team policies: limits counted in this process, budgets' settled spend from the store.
   const admitter = new Governor({ store });
-  const app = createApp({ catalog, store, config, fetch: upstream.fetch, log, admitter });
+  const health = new DeploymentHealth({
+    cooldownMs: config.cooldownMs,
+    failures: config.cooldownFailures,
+  });
+  const inflight = new InFlight();
+  const app = createApp({
+    catalog,
+    store,
+    config,
+    fetch: upstream.fetch,
+    log,
+    admitter,
+    health,
+    inflight,
+  });
   keepDeadlineTimer();
   // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
   // setting stops the start before the API listens.
@@ -75,18 +92,22 @@ async function main(args: string[]): Promise<void> {
     },
   }, app.fetch);
 
-  // Graceful: stop accepting, let in-flight requests (and their streams) finish.
-  const stop = () => {
-    console.log("gatehouse draining: finishing in-flight requests");
-    server.shutdown();
-    docs.shutdown();
-  };
-  Deno.addSignalListener("SIGINT", stop);
-  Deno.addSignalListener("SIGTERM", stop);
-  await server.finished;
-  await docs.finished;
-  upstream.close();
-  await store.close();
+  const shutdown = gracefulShutdown({
+    inflight,
+    drainMs: config.drainMs,
+    listeners: [server, docs],
+    close: async () => {
+      upstream.close();
+      // Writes the ledger rows still queued.
+      await store.close();
+    },
+    log: (line) => console.log(line),
+    exit: (code) => Deno.exit(code),
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => shutdown.signal(signal));
+  }
+  await shutdown.done;
 }
 
 if (import.meta.main) {

@@ -17,6 +17,8 @@ import { parseCatalogConfig } from "../catalog/parse_config.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { consoleLogger } from "../gateway/log.ts";
 import { openStore } from "../store/open_store.ts";
+import { DeploymentHealth } from "../gateway/health.ts";
+import { InFlight } from "../gateway/in_flight.ts";
 import { Governor } from "../governance/governor.ts";
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "./bench_catalog.ts";
 import { announce, exitWithParent } from "./child.ts";
@@ -57,6 +59,11 @@ async function main(upstream: string): Promise<void> {
     fetch: createUpstreamClient(config.upstreamClient).fetch,
     log,
     admitter: new Governor({ store }),
+    health: new DeploymentHealth({
+      cooldownMs: config.cooldownMs,
+      failures: config.cooldownFailures,
+    }),
+    inflight: new InFlight(),
   });
   const server = Deno.serve({
     hostname: "127.0.0.1",

@@ -5,11 +5,20 @@
  */
 import { CatalogError } from "./catalog_error.ts";
 import { semanticIssues } from "./check_semantics.ts";
-import type { EnvReader, ResolvedModel, ResolvedProvider } from "./resolved.ts";
+import {
+  demoDeployment,
+  demoUpstreamId,
+  forPatternId,
+  missingFor,
+  modelDeployments,
+  patternDeployment,
+  servingDeployments,
+} from "./deployments.ts";
+import type { EnvReader, ResolvedDeployment, ResolvedModel, ResolvedProvider } from "./resolved.ts";
 import { MOCK_PROVIDER, resolveProvider } from "./resolve_provider.ts";
 import type { CatalogConfig, ModelEntry, PatternEntry, SetupDefaults } from "./schema.ts";
 
-export type { EnvReader, ResolvedModel, ResolvedProvider } from "./resolved.ts";
+export type { EnvReader, ResolvedDeployment, ResolvedModel, ResolvedProvider } from "./resolved.ts";
 
 /** How a catalog is built. */
 export interface CatalogOptions {
@@ -17,6 +26,18 @@ export interface CatalogOptions {
   demo?: boolean;
   /** Names the config in error messages (the file path); defaults to `catalog`. */
   source?: string;
+}
+
+/** One deployment of a model or pattern, as `GET /admin/v1/deployments` and `/readyz` see it. */
+export interface CatalogDeployment {
+  /** The catalog id it serves, or null for a pattern's. */
+  model: string | null;
+  /** The pattern it serves, or null for a model's. */
+  pattern: string | null;
+  /** A pattern's deployment carries the pattern text as its upstream id. */
+  deployment: ResolvedDeployment;
+  /** Whether the model is in `listed()` (the pattern in `patterns()`). */
+  listed: boolean;
 }
 
 /** A validated catalog bound to the environment's credentials and base URL overrides. */
@@ -31,6 +52,8 @@ export class Catalog {
   readonly #patternsBySpecificity: readonly PatternEntry[];
   readonly #byName = new Map<string, ModelEntry>();
   readonly #providers = new Map<string, ResolvedProvider>();
+  /** What routing may pick per model and pattern (`servingDeployments`), never empty. */
+  readonly #serving = new Map<ModelEntry | PatternEntry, readonly ResolvedDeployment[]>();
 
   /** Builds a catalog from a config that passed `parseCatalogConfig`. Reads the environment
    * once, here. Throws `CatalogError` for cross-field problems or a malformed override URL. */
@@ -49,9 +72,13 @@ export class Catalog {
       this.#byName.set(model.id, model);
       for (const alias of model.aliases) this.#byName.set(alias, model);
     }
-    if (this.demo) return;
-    for (const [name, provider] of Object.entries(frozen.providers)) {
-      this.#providers.set(name, resolveProvider(name, provider, env));
+    if (!this.demo) {
+      for (const [name, provider] of Object.entries(frozen.providers)) {
+        this.#providers.set(name, resolveProvider(name, provider, env));
+      }
+    }
+    for (const item of [...frozen.models, ...frozen.patterns]) {
+      this.#serving.set(item, this.#servingOf(item));
     }
   }
 
@@ -61,15 +88,23 @@ export class Catalog {
   }
 
   /** Resolves a requested id: a concrete id or alias first, then the longest matching
-   * pattern (the id is then forwarded unchanged). Null when nothing matches. */
+   * pattern (the id is then forwarded unchanged). Null when nothing matches. The model is
+   * bound to its first deployment; only deployments whose credential is set are included,
+   * unless none has one. */
   resolve(id: string): ResolvedModel | null {
     const entry = this.lookup(id);
     if (entry !== null) {
+      const deployments = this.#deploymentsOf(entry);
+      const first = deployments[0]!;
       return {
         requested: id,
         id: entry.id,
-        upstreamId: entry.upstream_id ?? entry.id,
-        provider: this.providerOf(entry),
+        upstreamId: first.upstreamId,
+        provider: first.provider,
+        deployments,
+        deployment: first,
+        fallbacks: entry.fallbacks,
+        fallbackOnContextOverflow: entry.fallback_on_context_overflow,
         endpointTypes: entry.endpoint_types,
         openaiWire: entry.openai_wire,
         pricing: entry.pricing,
@@ -81,11 +116,16 @@ export class Catalog {
     }
     const pattern = this.#patternsBySpecificity.find((p) => id.startsWith(p.pattern.slice(0, -1)));
     if (pattern === undefined) return null;
+    const deployment = forPatternId(this.#deploymentsOf(pattern)[0]!, id);
     return {
       requested: id,
       id,
       upstreamId: id,
-      provider: this.providerOf(pattern),
+      provider: deployment.provider,
+      deployments: Object.freeze([deployment]),
+      deployment,
+      fallbacks: [],
+      fallbackOnContextOverflow: false,
       endpointTypes: pattern.endpoint_types,
       openaiWire: pattern.openai_wire,
       pricing: pattern.pricing,
@@ -99,19 +139,17 @@ export class Catalog {
     return this.#byName.get(id) ?? null;
   }
 
-  /** The provider serving an entry or pattern (the mock provider in demo mode). */
+  /** The provider serving an entry or pattern: its first deployment's among those whose
+   * credential is set (the first deployment's when none is; the mock provider in demo mode). */
   providerOf(item: ModelEntry | PatternEntry): ResolvedProvider {
-    if (this.demo) return MOCK_PROVIDER;
-    const provider = this.#providers.get(item.provider);
-    if (provider === undefined) {
-      throw new Error(`provider "${item.provider}" missing after validation`);
-    }
-    return provider;
+    return this.#deploymentsOf(item)[0]!.provider;
   }
 
-  /** The variable to set when the model's provider needs a credential that is unset. */
+  /** The variable to set when no deployment of the model has its credential: the bound
+   * deployment's. Null when at least one deployment can be called. */
   missingCredential(model: ResolvedModel): string | null {
-    return missingFor(model.provider);
+    const usable = model.deployments.some((deployment) => missingFor(deployment.provider) === null);
+    return usable ? null : missingFor(model.provider);
   }
 
   /** Every model entry, hidden or not, in config order. */
@@ -119,34 +157,78 @@ export class Catalog {
     return [...this.#models];
   }
 
-  /** The models `GET /v1/models` shows: not hidden, provider usable. Config order. */
+  /** The models `GET /v1/models` shows: not hidden, at least one deployment usable. Config
+   * order. */
   listed(): ModelEntry[] {
-    return this.#models.filter((model) =>
-      !model.flags.hidden && missingFor(this.providerOf(model)) === null
-    );
+    return this.#models.filter((model) => !model.flags.hidden && this.#usable(model));
   }
 
   /** The patterns `GET /v1/models` describes: those whose provider is usable. Config order. */
   patterns(): PatternEntry[] {
-    return this.#patterns.filter((pattern) => missingFor(this.providerOf(pattern)) === null);
+    return this.#patterns.filter((pattern) => this.#usable(pattern));
   }
 
   /** True when at least one model or pattern can be served with the credentials present. */
   hasAnyCredentials(): boolean {
-    return [...this.#models, ...this.#patterns].some((item) =>
-      missingFor(this.providerOf(item)) === null
-    );
+    return [...this.#models, ...this.#patterns].some((item) => this.#usable(item));
+  }
+
+  /** Every deployment routing may pick, of every model then every pattern, in config order:
+   * per model those whose credential is set, or all of them when none has one. */
+  deployments(): CatalogDeployment[] {
+    const listed = new Set<ModelEntry | PatternEntry>([...this.listed(), ...this.patterns()]);
+    return [
+      ...this.#models.flatMap((model) =>
+        this.#deploymentsOf(model).map((deployment) => ({
+          model: model.id,
+          pattern: null,
+          deployment,
+          listed: listed.has(model),
+        }))
+      ),
+      ...this.#patterns.flatMap((pattern) =>
+        this.#deploymentsOf(pattern).map((deployment) => ({
+          model: null,
+          pattern: pattern.pattern,
+          deployment,
+          listed: listed.has(pattern),
+        }))
+      ),
+    ];
   }
 
   /** The providers in use: the configured ones, or only `mock` in demo mode. */
   providers(): ResolvedProvider[] {
     return this.demo ? [MOCK_PROVIDER] : [...this.#providers.values()];
   }
-}
 
-function missingFor(provider: ResolvedProvider): string | null {
-  if (provider.kind === "mock" || provider.apiKeyEnv === undefined) return null;
-  return provider.apiKey === undefined ? provider.apiKeyEnv : null;
+  #servingOf(item: ModelEntry | PatternEntry): readonly ResolvedDeployment[] {
+    if ("pattern" in item) {
+      return Object.freeze([
+        this.demo
+          ? demoDeployment(item.pattern, item.pattern)
+          : patternDeployment(item, this.#provider(item.provider)),
+      ]);
+    }
+    if (this.demo) return Object.freeze([demoDeployment(item.id, demoUpstreamId(item))]);
+    return servingDeployments(modelDeployments(item, (name) => this.#provider(name)));
+  }
+
+  #provider(name: string): ResolvedProvider {
+    const provider = this.#providers.get(name);
+    if (provider === undefined) throw new Error(`provider "${name}" missing after validation`);
+    return provider;
+  }
+
+  #deploymentsOf(item: ModelEntry | PatternEntry): readonly ResolvedDeployment[] {
+    const deployments = this.#serving.get(item);
+    if (deployments === undefined) throw new Error("a catalog item not in this catalog");
+    return deployments;
+  }
+
+  #usable(item: ModelEntry | PatternEntry): boolean {
+    return this.#deploymentsOf(item).some((d) => missingFor(d.provider) === null);
+  }
 }
 
 function deepFreeze<T>(value: T): T {

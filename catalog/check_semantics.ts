@@ -1,9 +1,11 @@
 /**
  * The rules a catalog must keep that a per-field schema cannot express: unique ids and aliases,
- * providers that exist, set-up defaults that name chat models, limits that fit together.
+ * providers that exist, set-up defaults that name chat models, limits that fit together,
+ * fallbacks that can stand in (`check_fallbacks.ts`).
  * @module
  */
 import { type CatalogIssue, formatPath } from "./catalog_error.ts";
+import { fallbackIssues, modelsByName } from "./check_fallbacks.ts";
 import type { CatalogConfig, ModelEntry } from "./schema.ts";
 
 /** Every cross-field problem in a config that already passed the zod schema. */
@@ -12,6 +14,7 @@ export function semanticIssues(config: CatalogConfig): CatalogIssue[] {
     ...providerIssues(config),
     ...idIssues(config.models),
     ...modelIssues(config),
+    ...fallbackIssues(config),
     ...patternIssues(config),
     ...setupDefaultIssues(config),
   ];
@@ -68,9 +71,7 @@ function idIssues(models: readonly ModelEntry[]): CatalogIssue[] {
 
 function modelIssues(config: CatalogConfig): CatalogIssue[] {
   return config.models.flatMap((model, index) => {
-    const issues: CatalogIssue[] = [];
-    const unknown = unknownProvider(config, model.provider);
-    if (unknown !== null) issues.push({ path: `models[${index}].provider`, message: unknown });
+    const issues = servingIssues(config, model, index);
     if (
       model.context_window !== undefined && model.max_output_tokens !== undefined &&
       model.max_output_tokens > model.context_window
@@ -89,6 +90,27 @@ function modelIssues(config: CatalogConfig): CatalogIssue[] {
       }
     }
     return issues;
+  });
+}
+
+/** A model names its provider one way: `provider`, or `deployments`, each a defined provider. */
+function servingIssues(config: CatalogConfig, model: ModelEntry, index: number): CatalogIssue[] {
+  const path = `models[${index}]`;
+  if (model.provider !== undefined && model.deployments !== undefined) {
+    return [{ path, message: 'give either "provider" or "deployments", not both' }];
+  }
+  if (model.provider !== undefined) {
+    const unknown = unknownProvider(config, model.provider);
+    return unknown === null ? [] : [{ path: `${path}.provider`, message: unknown }];
+  }
+  if (model.deployments === undefined) {
+    return [{ path, message: 'needs "provider" or "deployments" (who serves the model)' }];
+  }
+  return model.deployments.flatMap((deployment, at) => {
+    const unknown = unknownProvider(config, deployment.provider);
+    return unknown === null
+      ? []
+      : [{ path: `${path}.deployments[${at}].provider`, message: unknown }];
   });
 }
 
@@ -111,11 +133,7 @@ function patternIssues(config: CatalogConfig): CatalogIssue[] {
 
 /** Set-up scripts write these ids into chat clients: they must name chat models. */
 function setupDefaultIssues(config: CatalogConfig): CatalogIssue[] {
-  const byName = new Map<string, ModelEntry>();
-  for (const model of config.models) {
-    byName.set(model.id, model);
-    for (const alias of model.aliases) byName.set(alias, model);
-  }
+  const byName = modelsByName(config.models);
   return Object.entries(config.setup_defaults).flatMap(([slot, id]) => {
     const path = `setup_defaults.${slot}`;
     const model = byName.get(id);

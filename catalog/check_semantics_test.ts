@@ -134,3 +134,45 @@ Deno.test("provider, limit, modality and pattern rules", () => {
     ],
   );
 });
+
+Deno.test("a model names its providers either by provider or by deployments, each defined", () => {
+  assert.deepEqual(
+    errorLines((c) => {
+      c.models[0] = {
+        id: "big",
+        provider: "up",
+        deployments: [{ provider: "up" }],
+        endpoint_types: ["openai"],
+        aliases: ["fam"],
+      };
+      c.models[1] = { id: "small", endpoint_types: ["openai"] };
+    }),
+    [
+      'catalog.json: models[0]: give either "provider" or "deployments", not both',
+      'catalog.json: models[1]: needs "provider" or "deployments" (who serves the model)',
+    ],
+  );
+  assert.deepEqual(
+    errorLines((c) => {
+      c.models[1] = {
+        id: "small",
+        deployments: [{ provider: "up" }, { provider: "nope", weight: 2 }, { provider: "other" }],
+        endpoint_types: ["openai"],
+      };
+    }),
+    [
+      'catalog.json: models[1].deployments[1].provider: provider "nope" is not defined in ' +
+      "providers (defined: up, other)",
+    ],
+  );
+});
+
+Deno.test("deployments may list one provider more than once", () => {
+  const input = config();
+  input.models[1] = {
+    id: "small",
+    deployments: [{ provider: "up", upstream_id: "small-a" }, { provider: "up", weight: 3 }],
+    endpoint_types: ["openai"],
+  };
+  assert.deepEqual(semanticIssues(parseCatalogConfig(input, "catalog.json")), []);
+});

@@ -27,8 +27,17 @@ Deno.test("the JSON Schema describes the input side: defaulted fields are option
   assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
   assert.deepEqual(schema.required, ["providers", "models", "setup_defaults"]);
   const model = at(schema, "properties", "models", "items");
-  assert.deepEqual(model.required, ["id", "provider", "endpoint_types"]);
+  assert.deepEqual(model.required, ["id", "endpoint_types"], "provider or deployments: semantic");
   assert.equal(model.additionalProperties, false);
+  const deployments = at(model, "properties", "deployments");
+  assert.equal(deployments.minItems, 1);
+  const deployment = at(deployments, "items");
+  assert.deepEqual(deployment.required, ["provider"]);
+  assert.equal(deployment.additionalProperties, false);
+  assert.deepEqual(at(deployment, "properties", "weight").exclusiveMinimum, 0);
+  for (const field of ["provider", "deployments", "fallbacks", "fallback_on_context_overflow"]) {
+    assert.equal(typeof at(model, "properties", field).description, "string", field);
+  }
   const endpointTypes = at(model, "properties", "endpoint_types", "items");
   assert.deepEqual(endpointTypes.enum, ["openai", "anthropic", "image-generation"]);
   assert.equal(typeof at(model, "properties", "openai_wire").description, "string");

@@ -6,7 +6,7 @@
 export * from "./schema.ts";
 export * from "./catalog_error.ts";
 export * from "./resolved.ts";
-export { Catalog, type CatalogOptions } from "./catalog.ts";
+export { Catalog, type CatalogDeployment, type CatalogOptions } from "./catalog.ts";
 export { parseCatalogConfig, parseCatalogText } from "./parse_config.ts";
 export { CONFIG_ENV, loadCatalog, type LoadCatalogOptions } from "./load.ts";
 export { DEFAULT_CATALOG_SOURCE, defaultCatalog } from "./default_catalog.ts";

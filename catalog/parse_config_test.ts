@@ -95,11 +95,11 @@ Deno.test("bad field values name the file, the field path, the reason and the va
 
 Deno.test("a missing required field is reported as missing, with the expected type", () => {
   const input = broken((c) => {
-    delete c.models[0]?.provider;
+    delete c.models[0]?.endpoint_types;
     delete c.setup_defaults;
   });
   assert.deepEqual(errorLines(input), [
-    "catalog.json: models[0].provider: required field is missing (expected string)",
+    "catalog.json: models[0].endpoint_types: required field is missing (expected array)",
     "catalog.json: setup_defaults: required field is missing (expected object)",
   ]);
 });
@@ -171,4 +171,42 @@ Deno.test("parseCatalogText accepts comments and validates the result", () => {
     () => parseCatalogText(text.replace('"openai"]', '"gemini"]'), "catalog.jsonc"),
     /catalog\.jsonc: models\[0\]\.endpoint_types\[0\]: Invalid option/,
   );
+});
+
+Deno.test("deployments, fallbacks and fallback_on_context_overflow: defaults and field errors", () => {
+  const parsed = parseCatalogConfig(
+    broken((
+      c,
+    ) => (c.models[1] = {
+      ...c.models[1],
+      provider: undefined,
+      deployments: [{ provider: "up" }],
+    })),
+    "catalog.json",
+  );
+  assert.deepEqual(parsed.models[1]?.deployments, [{ provider: "up", weight: 1 }]);
+  assert.deepEqual(parsed.models[1]?.fallbacks, []);
+  assert.equal(parsed.models[1]?.fallback_on_context_overflow, false);
+  assert.equal(parsed.models[0]?.deployments, undefined);
+  const input = broken((c) => {
+    c.models[0] = {
+      id: "m1",
+      endpoint_types: ["openai"],
+      deployments: [{ provider: "up", weight: 0 }, { provider: "up", weight: 1.5, region: "x" }],
+    };
+    c.models[1] = {
+      ...c.models[1],
+      deployments: [],
+      fallbacks: ["bad id"],
+      fallback_on_context_overflow: "yes",
+    };
+  });
+  assert.deepEqual(errorLines(input), [
+    "catalog.json: models[0].deployments[0].weight: Too small: expected number to be >0 (got 0)",
+    "catalog.json: models[0].deployments[1].weight: Invalid input: expected int, received number (got 1.5)",
+    "catalog.json: models[0].deployments[1].region: unknown field; allowed fields: provider, upstream_id, weight",
+    "catalog.json: models[1].deployments: Too small: expected array to have >=1 items",
+    'catalog.json: models[1].fallbacks[0]: letters, digits and . _ : / - (not first) (got "bad id")',
+    'catalog.json: models[1].fallback_on_context_overflow: Invalid input: expected boolean, received string (got "yes")',
+  ]);
 });

@@ -23,15 +23,38 @@ export interface ResolvedProvider {
   headers: Record<string, string>;
 }
 
+/** One way of serving a model: a provider entry and the id it is called with there. */
+export interface ResolvedDeployment {
+  /** Stable name for health and the admin view: `<model id or pattern>@<provider>`, with `#<n>`
+   * (its index in `deployments`) appended when a model lists one provider more than once. */
+  id: string;
+  provider: ResolvedProvider;
+  /** The id sent upstream on this deployment. */
+  upstreamId: string;
+  /** Relative share of traffic among the model's healthy deployments (default 1). */
+  weight: number;
+}
+
 /** A requested model id resolved to where and how it is served. */
 export interface ResolvedModel {
   /** The id the client sent. */
   requested: string;
   /** The public id after alias resolution (the requested id for pattern matches). */
   id: string;
-  /** The id sent upstream (unchanged for pattern matches). */
+  /** The id sent upstream (unchanged for pattern matches): the first deployment's, until the
+   * attempt stage picks one (`gateway/attempt_plan.ts` makes a copy per deployment). */
   upstreamId: string;
+  /** The first deployment's provider, until the attempt stage picks one. */
   provider: ResolvedProvider;
+  /** Every deployment serving it, in config order (one for the `provider` form; one `mock` one
+   * in demo mode). */
+  deployments: readonly ResolvedDeployment[];
+  /** The deployment this copy is bound to (the first, until the attempt stage picks one). */
+  deployment: ResolvedDeployment;
+  /** Catalog ids (or aliases) tried in order when every attempt on its own deployments failed. */
+  fallbacks: readonly string[];
+  /** A request too large for its context window may go to a fallback with a larger one. */
+  fallbackOnContextOverflow: boolean;
   endpointTypes: EndpointType[];
   openaiWire: "chat" | "responses";
   pricing: Pricing;

@@ -55,8 +55,8 @@ export const ProviderConfig = z.strictObject({
   api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, "an upper-case environment variable name")
     .optional().describe(
       "Name of the environment variable holding the upstream credential. Without it the " +
-        "provider is called with no credential. Models of a provider whose variable is unset " +
-        "are not listed.",
+        "provider is called with no credential. While the variable is unset, no request goes to " +
+        "this provider, and a model none of whose providers has its credential is not listed.",
     ),
   /** Extra headers sent upstream with every request. */
   headers: z.record(
@@ -68,15 +68,45 @@ export const ProviderConfig = z.strictObject({
 });
 export type ProviderConfig = z.infer<typeof ProviderConfig>;
 
-/** One catalog model. */
+/** One way of serving a model: a provider, the id it is called with there, a traffic share. */
+export const DeploymentEntry = z.strictObject({
+  provider: z.string().min(1).describe("A key of `providers`."),
+  upstream_id: z.string().min(1).optional().describe(
+    "The id sent upstream on this deployment; defaults to the model's upstream_id, else its id.",
+  ),
+  weight: z.number().int().positive().default(1).describe(
+    "Relative share of traffic among the model's healthy deployments.",
+  ),
+}).describe("One provider serving the model.");
+export type DeploymentEntry = z.infer<typeof DeploymentEntry>;
+
+/** One catalog model. Exactly one of `provider` and `deployments` is given; `check_semantics.ts`
+ * enforces it, so the JSON Schema keeps both optional and the error names the model. */
 export const ModelEntry = z.strictObject({
   id: z.string().min(1).regex(MODEL_ID, MODEL_ID_RULE).describe(
     "The public id clients send as `model`.",
   ),
   display_name: z.string().min(1).optional().describe("Human-readable name; defaults to id."),
-  provider: z.string().min(1).describe("A key of `providers`."),
+  provider: z.string().min(1).optional().describe(
+    "A key of `providers`: the one provider serving this model. Give either this or " +
+      "`deployments`.",
+  ),
+  deployments: z.array(DeploymentEntry).min(1).optional().describe(
+    "Several providers serving this model, instead of `provider`: each request goes to one of " +
+      "the healthy ones (by weight), and a failed attempt is retried on another.",
+  ),
   /** The id sent upstream; defaults to `id`. */
-  upstream_id: z.string().min(1).optional().describe("The id sent upstream; defaults to id."),
+  upstream_id: z.string().min(1).optional().describe(
+    "The id sent upstream; defaults to id. A deployment's own upstream_id overrides it.",
+  ),
+  fallbacks: z.array(z.string().min(1).regex(MODEL_ID, MODEL_ID_RULE)).default([]).describe(
+    "Catalog ids or aliases tried in order when every attempt on this model's own deployments " +
+      "failed. Each must answer on every endpoint type of this model.",
+  ),
+  fallback_on_context_overflow: z.boolean().default(false).describe(
+    "Send a request too large for this model's context_window to the first fallback whose " +
+      "context_window is larger. Needs context_window here and such a fallback.",
+  ),
   endpoint_types: z.array(EndpointType).min(1).describe("The client routes this model answers."),
   /** The OpenAI wire used upstream for language models: `chat` or `responses`. */
   openai_wire: z.enum(["chat", "responses"]).default("chat").describe(

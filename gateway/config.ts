@@ -26,6 +26,22 @@ export interface GatewayConfig {
    * HTTP/1.1 client, or the runtime's `fetch` (the default when a proxy variable is set, since
    * only `fetch` honours `HTTPS_PROXY`). */
   upstreamClient: UpstreamClientKind;
+  /** Extra attempts per model after the first, on a retryable failure (`GATEHOUSE_RETRIES`,
+   * default 2; 0 = none). */
+  retries: number;
+  /** How long opening a new upstream connection (TCP connect and TLS handshake) may take, ms
+   * (`GATEHOUSE_CONNECT_TIMEOUT_MS`, default 10000). Only the pooled HTTP/1.1 client sees the
+   * connect phase; with the runtime's `fetch` only the header timeout applies. */
+  connectTimeoutMs: number;
+  /** How long a deployment rests after {@link GatewayConfig.cooldownFailures} retryable failures
+   * in a row, ms (`GATEHOUSE_COOLDOWN_SECONDS`, default 30 seconds). */
+  cooldownMs: number;
+  /** Retryable failures in a row that cool a deployment down (`GATEHOUSE_COOLDOWN_FAILURES`,
+   * default 3). */
+  cooldownFailures: number;
+  /** On SIGTERM or SIGINT, how long requests in flight may run to their end, ms
+   * (`GATEHOUSE_DRAIN_SECONDS`, default 30 seconds). */
+  drainMs: number;
 }
 
 /** The upstream client choices. */
@@ -58,6 +74,34 @@ export function parseSize(text: string): number | null {
   return Math.floor(Number(match[1]) * factor);
 }
 
+/** Reads one variable from the environment. */
+type Env = (name: string) => string | undefined;
+
+/** The variable as a non-negative (or positive) number, `fallback` when unset or empty; throws an
+ * Error naming the variable otherwise. */
+function readNumber(env: Env, name: string, fallback: number, positive = false): number {
+  const raw = env(name);
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (positive && value === 0)) {
+    throw new Error(`${name}="${raw}" is not a ${positive ? "positive" : "non-negative"} number.`);
+  }
+  return value;
+}
+
+/** The variable as a non-negative (or positive) integer written in digits, `fallback` when unset
+ * or empty; throws an Error naming the variable otherwise. */
+function readInteger(env: Env, name: string, fallback: number, positive = false): number {
+  const raw = env(name);
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(value) || (positive && value === 0)) {
+    const kind = positive ? "positive" : "non-negative";
+    throw new Error(`${name}="${raw}" is not a ${kind} integer (a whole number such as 3).`);
+  }
+  return value;
+}
+
 /** Reads the config; throws an Error naming the variable on a bad value. */
 export function readGatewayConfig(env: (name: string) => string | undefined): GatewayConfig {
   const size = env("GATEHOUSE_MAX_BODY");
@@ -65,15 +109,7 @@ export function readGatewayConfig(env: (name: string) => string | undefined): Ga
   if (maxBody === null || maxBody <= 0) {
     throw new Error(`GATEHOUSE_MAX_BODY="${size}" is not a size: use bytes or a unit, e.g. 32MiB.`);
   }
-  const number = (name: string, fallback: number) => {
-    const raw = env(name);
-    if (raw === undefined || raw === "") return fallback;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0) {
-      throw new Error(`${name}="${raw}" is not a non-negative number.`);
-    }
-    return value;
-  };
+  const number = (name: string, fallback: number) => readNumber(env, name, fallback);
   const url = (name: string) => {
     const raw = env(name);
     if (!raw) return null;
@@ -99,5 +135,11 @@ export function readGatewayConfig(env: (name: string) => string | undefined): Ga
     // it, but a reasoning model may think for minutes without a word on some wires.
     streamIdleTimeoutMs: number("GATEHOUSE_STREAM_IDLE_TIMEOUT_MS", 300_000),
     upstreamClient: client === "http1" || client === "fetch" ? client : proxied ? "fetch" : "http1",
+    retries: readInteger(env, "GATEHOUSE_RETRIES", 2),
+    // 0 would fail every new connection at once.
+    connectTimeoutMs: readNumber(env, "GATEHOUSE_CONNECT_TIMEOUT_MS", 10_000, true),
+    cooldownMs: number("GATEHOUSE_COOLDOWN_SECONDS", 30) * 1000,
+    cooldownFailures: readInteger(env, "GATEHOUSE_COOLDOWN_FAILURES", 3, true),
+    drainMs: number("GATEHOUSE_DRAIN_SECONDS", 30) * 1000,
   };
 }

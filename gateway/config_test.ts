@@ -44,3 +44,47 @@ Deno.test("sizes and numbers are checked, naming the variable", () => {
     "https://gw.example.com",
   );
 });
+
+Deno.test("reliability settings default to the documented values", () => {
+  const config = readGatewayConfig(envOf({}));
+  assert.equal(config.retries, 2);
+  assert.equal(config.connectTimeoutMs, 10_000);
+  assert.equal(config.cooldownMs, 30_000);
+  assert.equal(config.cooldownFailures, 3);
+  assert.equal(config.drainMs, 30_000);
+});
+
+Deno.test("reliability settings are read, seconds stored as ms", () => {
+  const config = readGatewayConfig(envOf({
+    GATEHOUSE_RETRIES: "0",
+    GATEHOUSE_CONNECT_TIMEOUT_MS: "2500",
+    GATEHOUSE_COOLDOWN_SECONDS: "1.5",
+    GATEHOUSE_COOLDOWN_FAILURES: "1",
+    GATEHOUSE_DRAIN_SECONDS: "0",
+  }));
+  assert.equal(config.retries, 0);
+  assert.equal(config.connectTimeoutMs, 2500);
+  assert.equal(config.cooldownMs, 1500);
+  assert.equal(config.cooldownFailures, 1);
+  assert.equal(config.drainMs, 0);
+  assert.equal(readGatewayConfig(envOf({ GATEHOUSE_RETRIES: "5" })).retries, 5);
+  assert.equal(readGatewayConfig(envOf({ GATEHOUSE_RETRIES: "" })).retries, 2);
+});
+
+Deno.test("bad reliability settings are refused, naming the variable", () => {
+  const refused: [string, string, RegExp][] = [
+    ["GATEHOUSE_RETRIES", "1.5", /GATEHOUSE_RETRIES="1.5" is not a non-negative integer/],
+    ["GATEHOUSE_RETRIES", "-1", /GATEHOUSE_RETRIES="-1" is not a non-negative integer/],
+    ["GATEHOUSE_RETRIES", "two", /GATEHOUSE_RETRIES="two" is not a non-negative integer/],
+    ["GATEHOUSE_RETRIES", "1e2", /GATEHOUSE_RETRIES="1e2" is not a non-negative integer/],
+    ["GATEHOUSE_COOLDOWN_FAILURES", "0", /GATEHOUSE_COOLDOWN_FAILURES="0" is not a positive/],
+    ["GATEHOUSE_COOLDOWN_FAILURES", "2.5", /GATEHOUSE_COOLDOWN_FAILURES="2.5" is not a positive/],
+    ["GATEHOUSE_CONNECT_TIMEOUT_MS", "0", /GATEHOUSE_CONNECT_TIMEOUT_MS="0" is not a positive/],
+    ["GATEHOUSE_CONNECT_TIMEOUT_MS", "soon", /GATEHOUSE_CONNECT_TIMEOUT_MS="soon"/],
+    ["GATEHOUSE_COOLDOWN_SECONDS", "-5", /GATEHOUSE_COOLDOWN_SECONDS="-5" is not a non-negative/],
+    ["GATEHOUSE_DRAIN_SECONDS", "forever", /GATEHOUSE_DRAIN_SECONDS="forever"/],
+  ];
+  for (const [name, value, message] of refused) {
+    assert.throws(() => readGatewayConfig(envOf({ [name]: value })), message);
+  }
+});

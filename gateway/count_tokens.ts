@@ -11,6 +11,7 @@ import type { GatewayDeps } from "./exchange.ts";
 import type { LlmRequest } from "./handle_llm.ts";
 import { withLifecycle } from "./lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
+import { withAttempts } from "./attempt_loop.ts";
 import { resolveModel } from "./resolve_model.ts";
 import { warningHeaders } from "./warnings.ts";
 
@@ -22,9 +23,21 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
     const admitted = life.admit();
     if (admitted) await admitted;
     const exchange = { ...request, deps, model, life };
-    if (model.provider.kind === "anthropic") {
-      const codec = upstreamCodec("anthropic_messages", { providerName: model.provider.name });
-      return await passthrough(exchange, { ...codec, path: countTokensPath });
+    // A model with an Anthropic deployment asks the provider (retried like any call); every
+    // other model is counted here.
+    if (model.deployments.some((d) => d.provider.kind === "anthropic")) {
+      const anthropic = {
+        ...model,
+        fallbacks: [],
+        deployments: model.deployments.filter((d) => d.provider.kind === "anthropic"),
+      };
+      return await withAttempts(
+        { deps, life, signal: request.signal, model: anthropic, use: "count_tokens" },
+        (served) => {
+          const codec = upstreamCodec("anthropic_messages", { providerName: served.provider.name });
+          return passthrough({ ...exchange, model: served }, { ...codec, path: countTokensPath });
+        },
+      );
     }
     const decoded = clientCodec("anthropic_messages").decodeRequest({
       max_tokens: 1,

@@ -9,6 +9,8 @@ import type { KeyRecord, Store } from "../store/store.ts";
 import type { GatewayConfig } from "./config.ts";
 import type { Admitter } from "./admission.ts";
 import type { Lifecycle } from "./lifecycle.ts";
+import type { DeploymentHealth } from "./health.ts";
+import type { InFlight } from "./in_flight.ts";
 
 /** Where log lines go. Never given secrets. */
 export interface Logger {
@@ -26,6 +28,10 @@ export interface GatewayDeps {
   log: Logger;
   /** The admit stage's limits; none (admit everything) when absent. */
   admitter?: Admitter;
+  /** Each deployment's breaker (routing, `/readyz`, the admin view). */
+  health: DeploymentHealth;
+  /** The requests running, for a graceful shutdown. */
+  inflight: InFlight;
 }
 
 /** A model request as a route handler hands it over. */

@@ -12,11 +12,13 @@ import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
 import { prependHistory } from "../protocols/openai_responses/mod.ts";
 import type { GatewayDeps, LlmExchange, LlmRequest } from "./exchange.ts";
 import { withLifecycle } from "./lifecycle.ts";
+import { withAttempts } from "./attempt_loop.ts";
 import { passthrough } from "./passthrough.ts";
 import { type ModelUse, resolveModel } from "./resolve_model.ts";
 import {
   previousResponseNotFound,
   responseKeeper,
+  type StoredHistory,
   storedHistory,
   wantsStore,
 } from "./response_chain.ts";
@@ -70,17 +72,22 @@ export function handleLlm(deps: GatewayDeps, request: LlmRequest): Promise<Respo
     life.resolved(model);
     const admitted = life.admit();
     if (admitted) await admitted;
-    return await deliver({ ...request, deps, model, life });
+    const chain = request.clientWire === "openai_responses"
+      ? await storedHistory(deps, request.key.id, request.body)
+      : null;
+    const use = USE[request.clientWire];
+    return await withAttempts(
+      { deps, life, signal: request.signal, model, use },
+      (served) => deliver({ ...request, deps, model: served, life }, chain),
+    );
   });
 }
 
-/** Passthrough or translation, with gatehouse-held Responses history expanded first. */
-async function deliver(exchange: LlmExchange): Promise<Response> {
-  const { deps, model, clientWire } = exchange;
+/** Passthrough or translation to the deployment `exchange.model` is bound to, with
+ * gatehouse-held Responses history expanded first. */
+async function deliver(exchange: LlmExchange, chain: StoredHistory | null): Promise<Response> {
+  const { model, clientWire } = exchange;
   const wire = upstreamWire(model, clientWire);
-  const chain = clientWire === "openai_responses"
-    ? await storedHistory(deps, exchange.key.id, exchange.body)
-    : null;
   if (chain && chain.messages === null && wire !== "openai_responses") {
     throw previousResponseNotFound(chain.id);
   }
@@ -99,7 +106,7 @@ async function deliver(exchange: LlmExchange): Promise<Response> {
   const fitted = fitOutputLimit(withHistory, model);
   const warnings = [...decoded.warnings, ...fitted.warnings];
   const keeper = clientWire === "openai_responses" && wantsStore(exchange.body)
-    ? responseKeeper(deps, exchange.key.id, fitted.value)
+    ? responseKeeper(exchange.deps, exchange.key.id, fitted.value)
     : undefined;
   return await translate(exchange, client, codec, fitted.value, warnings, keeper);
 }

@@ -76,8 +76,8 @@ export function idleCutoff<T>(
 }
 
 /** Every streamed upstream body's reader: ends on a broken connection or on `idleMs` of silence,
- * the silence told to `life` first so the stream's terminal error names it; and, when a budget
- * watches the stream, when the lifecycle cuts it (the connection closes: the provider stops). */
+ * the silence told to `life` first so the stream's terminal error names it; and when the
+ * lifecycle cuts it (a budget watch, a shutdown). */
 export function upstreamStream<T>(
   body: ChunkReader<T>,
   life: Lifecycle,
@@ -89,8 +89,8 @@ export function upstreamStream<T>(
     idleMs,
     () => life.streamEnded(streamIdleTimeout(provider, idleMs)),
   );
-  if (life.meter !== null) {
-    life.onCut(() => reader.cancel(new Error("the budget was reached")).catch(() => {}));
-  }
+  // A budget that ran out, or a shutdown, ends the read (the connection closes: the provider
+  // stops).
+  life.onCut(() => reader.cancel(new Error("the stream was ended by the gateway")).catch(() => {}));
   return reader;
 }

@@ -8,6 +8,7 @@ import { createImagesCodec } from "../protocols/openai_images/mod.ts";
 import type { GatewayDeps, RouteRequest } from "./exchange.ts";
 import { withLifecycle } from "./lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
+import { withAttempts } from "./attempt_loop.ts";
 import { resolveModel } from "./resolve_model.ts";
 
 /** Handles `POST /v1/images/generations`. */
@@ -17,9 +18,13 @@ export function handleImages(deps: GatewayDeps, request: RouteRequest): Promise<
     life.resolved(model);
     const admitted = life.admit();
     if (admitted) await admitted;
-    return await passthrough(
-      { deps, life, model, body: request.body, signal: request.signal },
-      createImagesCodec(model.provider.name),
+    return await withAttempts(
+      { deps, life, signal: request.signal, model, use: "images" },
+      (served) =>
+        passthrough(
+          { deps, life, model: served, body: request.body, signal: request.signal },
+          createImagesCodec(served.provider.name),
+        ),
     );
   });
 }

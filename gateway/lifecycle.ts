@@ -22,6 +22,13 @@ import { createMeter, type Meter, meteredUsage } from "./meter.ts";
 import type { GatewayDeps, RouteRequest } from "./exchange.ts";
 import { endingOfError, type Stage, streamOutcome } from "./outcome.ts";
 import { handOn } from "./settle.ts";
+import type { AttemptFailed } from "./attempt_failure.ts";
+import { AttemptLog } from "./attempt_log.ts";
+import { type Drainable, shuttingDown } from "./in_flight.ts";
+
+/** The response header naming the catalog model that answered (differs from the requested one
+ * after a fallback). */
+export const SERVED_MODEL_HEADER = "x-gatehouse-served-model";
 
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own
@@ -29,7 +36,7 @@ import { handOn } from "./settle.ts";
 export type BodyEnd = "end" | "cancel" | "failed";
 
 /** The state of one request and its one settle. */
-export class Lifecycle {
+export class Lifecycle implements Drainable {
   readonly requestId: string;
   #responseId: string | null = null;
   readonly started = Date.now();
@@ -41,7 +48,9 @@ export class Lifecycle {
   #pricing: Pricing = {};
   #usage: Usage = emptyUsage();
   #images = 0;
-  #attempts = 0;
+  readonly #attempts: AttemptLog;
+  /** Whether `pricing` was given at resolve (free counting): fallbacks keep it. */
+  #fixedPricing = false;
   #provider = "";
   #servedModel = "";
   #upstreamId: string | null = null;
@@ -54,6 +63,11 @@ export class Lifecycle {
   #meter: Meter | null = null;
   /** Stops reading the upstream stream (set by `upstreamStream`). */
   #cutUpstream: (() => void) | null = null;
+  /** Stops the attempt stage's current wait: an upstream call or a backoff. */
+  #stopAttempt: ((error: GatewayError) => void) | null = null;
+  /** Set when a shutdown ended this request. */
+  #shutdown: GatewayError | null = null;
+  readonly #untrack: () => void;
   #settled = false;
 
   constructor(deps: GatewayDeps, request: RouteRequest, stream: boolean) {
@@ -61,6 +75,8 @@ export class Lifecycle {
     this.#request = request;
     this.#stream = stream;
     this.requestId = request.requestId ?? requestIdFrom(null);
+    this.#attempts = new AttemptLog(deps.health, deps.log, this.requestId);
+    this.#untrack = deps.inflight.track(this);
   }
 
   /** The id of the response, message or completion gatehouse composes for this request (made on
@@ -76,6 +92,7 @@ export class Lifecycle {
   responseHeaders(): Headers {
     const headers = new Headers();
     headers.set(REQUEST_ID_HEADER, this.requestId);
+    if (this.#servedModel !== "") headers.set(SERVED_MODEL_HEADER, this.#servedModel);
     const limits = this.#admission?.headers;
     if (limits) { for (const name in limits) headers.set(name, limits[name]!); }
     return headers;
@@ -96,6 +113,7 @@ export class Lifecycle {
   resolved(model: ResolvedModel, pricing: Pricing = model.pricing): void {
     this.#model = model;
     this.#pricing = pricing;
+    this.#fixedPricing = pricing !== model.pricing;
     this.#servedModel = model.id;
     this.#provider = model.provider.name;
   }
@@ -135,17 +153,55 @@ export class Lifecycle {
     });
   }
 
-  /** Attempt: one more upstream call, to `model`'s provider. */
+  /** Attempt: one more upstream call, to `model`'s bound deployment; a fallback's own prices
+   * apply from here. */
   attempting(model: ResolvedModel): void {
     this.#stage = "attempt";
-    this.#attempts++;
+    this.#attempts.begin(model);
     this.#servedModel = model.id;
     this.#provider = model.provider.name;
+    if (!this.#fixedPricing) this.#pricing = model.pricing;
   }
 
-  /** Deliver: the upstream answered; what follows produces the client's response. */
-  delivering(): void {
+  /** Deliver: the upstream answered with `status`; what follows produces the client's response. */
+  delivering(status: number): void {
     this.#stage = "deliver";
+    this.#attempts.answered(status);
+  }
+
+  /** The current attempt failed before anything reached the client; another may follow, so what
+   * the failed one told this lifecycle is forgotten. */
+  attemptFailed(failure: AttemptFailed): void {
+    this.#attempts.failed(failure);
+    this.#stage = "attempt";
+    this.#streamEnd = null;
+    this.#cutUpstream = null;
+    this.#upstreamId = null;
+  }
+
+  /** Upstream calls made so far. */
+  get attempts(): number {
+    return this.#attempts.count;
+  }
+
+  /** Registers how to stop the attempt stage's current wait (null: nothing to stop). */
+  stopAttemptWith(stop: ((error: GatewayError) => void) | null): void {
+    this.#stopAttempt = stop;
+  }
+
+  /** The error a shutdown ended this request with, once it did. */
+  get shutdownError(): GatewayError | null {
+    return this.#shutdown;
+  }
+
+  /** Ends this request for a shutdown: a stream ends with the wire's terminal error, a request
+   * still in the attempt stage gets `error` as its response. */
+  shutDown(error: GatewayError): void {
+    if (this.#settled) return;
+    this.#shutdown ??= error;
+    this.streamEnded(error);
+    this.#stopAttempt?.(error);
+    this.#cutUpstream?.();
   }
 
   /** Usage fields seen; later values win (streams report cumulative numbers). */
@@ -246,6 +302,8 @@ export class Lifecycle {
   settle(outcome: Outcome, status: number): void {
     if (this.#settled) return;
     this.#settled = true;
+    this.#untrack();
+    this.#attempts.settled(outcome, this.streamError?.message ?? "");
     const usage = this.#billable();
     const cost = costOf(this.#pricing, usage, this.#images);
     const record = this.#record(outcome, status, cost, usage);
@@ -266,7 +324,8 @@ export class Lifecycle {
       route: request.route,
       status,
       outcome,
-      attempts: this.#attempts,
+      attempts: this.#attempts.count,
+      attemptLog: this.#attempts.records,
       inputTokens: usage.inputTokens,
       outputTokens: usage.outputTokens,
       cachedTokens: usage.cacheReadTokens,
@@ -293,9 +352,12 @@ export async function withLifecycle(
 ): Promise<Response> {
   const life = new Lifecycle(deps, request, stream);
   try {
+    if (deps.inflight.draining) throw shuttingDown(deps.inflight.signal);
     return await work(life);
   } catch (error) {
-    life.fail(error);
-    throw error;
+    // A request the shutdown stopped fails with the shutdown's error, whatever broke off.
+    const shown = life.shutdownError ?? error;
+    life.fail(shown);
+    throw shown;
   }
 }

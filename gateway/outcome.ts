@@ -10,6 +10,7 @@ import {
   STREAM_INCOMPLETE,
 } from "../core/errors.ts";
 import type { Outcome } from "../store/store.ts";
+import { SHUTTING_DOWN } from "./in_flight.ts";
 
 /** The stages of a request after authentication, in order. */
 export type Stage = "resolve" | "admit" | "attempt" | "deliver";
@@ -33,6 +34,7 @@ export function endingOfError(error: unknown, stage: Stage, clientLeft: boolean)
   }
   if (!(error instanceof GatewayError)) return { outcome: "internal_error", status: 500 };
   const status = error.status;
+  if (error.code === SHUTTING_DOWN) return { outcome: "shutdown", status };
   if (stage === "resolve" || stage === "admit") return { outcome: "rejected", status };
   return { outcome: upstreamOutcome(error), status };
 }
@@ -42,6 +44,7 @@ export function endingOfError(error: unknown, stage: Stage, clientLeft: boolean)
  * event is still the upstream's error). */
 export function streamOutcome(error: GatewayError): Outcome {
   if (error.kind === "quota") return "budget_cut";
+  if (error.code === SHUTTING_DOWN) return "shutdown";
   if (error.code === STREAM_INCOMPLETE) return "upstream_cut";
   if (error.code === STREAM_IDLE_TIMEOUT) return "timeout";
   return "upstream_error";

@@ -23,6 +23,7 @@ import { meteredBody } from "./metered_body.ts";
 import { runMeter } from "./run_meter.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
+import { firstChunk } from "./first_chunk.ts";
 import { releaseBody } from "./upstream_fetch.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
@@ -74,6 +75,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),
     body: JSON.stringify(body),
     clientHeaders: f.headers,
+    codec,
   });
   try {
     if (!response.ok) return await forwardError(response, codec, life);
@@ -86,13 +88,18 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     const events = stream && type.includes("text/event-stream") ? bodyReaderOf(response) : null;
     if (events) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
-      const tap = tapFor(codec, life, model.provider.name, clientWantsUsage);
-      const body = upstreamStream(
-        events,
+      const provider = model.provider.name;
+      const read = upstreamStream(events, life, provider, deps.config.streamIdleTimeoutMs);
+      // Nothing has reached the client until the first chunk is in: a failure before it is the
+      // attempt's, and may be retried.
+      const body = await firstChunk(read, {
         life,
-        model.provider.name,
-        deps.config.streamIdleTimeoutMs,
-      );
+        provider,
+        ends: codec.streamEnds!(),
+        codec,
+        headers: response.headers,
+      });
+      const tap = tapFor(codec, life, provider, clientWantsUsage);
       return new Response(meteredBody(body, life, response.status, tap), {
         status: response.status,
         headers,

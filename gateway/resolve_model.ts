@@ -40,3 +40,8 @@ export function resolveModel(catalog: Catalog, id: unknown, use: ModelUse): Reso
   }
   return model;
 }
+
+/** Whether `model` can take a request of `use` now (a fallback that cannot is passed over). */
+export function canServe(catalog: Catalog, model: ResolvedModel, use: ModelUse): boolean {
+  return checkEndpoint(model, NEEDS[use]) === null && catalog.missingCredential(model) === null;
+}

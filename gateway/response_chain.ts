@@ -12,12 +12,18 @@ import { GatewayError } from "../core/errors.ts";
 import { previousResponseId, responseIdFor } from "../protocols/openai_responses/mod.ts";
 import type { GatewayDeps } from "./exchange.ts";
 
+/** The history a `previous_response_id` names: its messages, null when gatehouse holds none. */
+export interface StoredHistory {
+  id: string;
+  messages: CoreMessage[] | null;
+}
+
 /** The stored history a request's `previous_response_id` names; null when it names none. */
 export async function storedHistory(
   deps: GatewayDeps,
   keyId: string,
   body: Record<string, unknown>,
-): Promise<{ id: string; messages: CoreMessage[] | null } | null> {
+): Promise<StoredHistory | null> {
   const id = previousResponseId(body);
   if (id === null) return null;
   const stored = await deps.store.loadResponse(id, keyId);

@@ -28,7 +28,21 @@ export function handOn(
   deps.store.recordUsage(record).catch((error) =>
     deps.log.error("ledger write failed", { requestId, error: String(error) })
   );
+  if (record.outcome === "ok" && record.attempts > 1) {
+    // Each failed attempt had its warning; this says the request was saved, and by whom.
+    deps.log.info("request answered after retries", {
+      requestId,
+      attempts: record.attempts,
+      model: record.model,
+      servedModel: record.servedModel,
+      provider: record.upstream,
+    });
+  }
   if (QUIET_OUTCOMES.has(record.outcome)) return;
+  if (record.outcome === "shutdown") {
+    deps.log.info("request ended by the shutdown", { requestId, status: record.status });
+    return;
+  }
   deps.log.warn("request ended without an answer", {
     requestId,
     outcome: record.outcome,

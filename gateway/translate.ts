@@ -16,6 +16,7 @@ import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { attempt } from "./attempt.ts";
 import { upstreamStream } from "./idle_cutoff.ts";
+import { firstChunk } from "./first_chunk.ts";
 import { meteredBody } from "./metered_body.ts";
 import { watchParts } from "./watch_parts.ts";
 import { releaseBody } from "./upstream_fetch.ts";
@@ -60,6 +61,7 @@ export async function translate(
     model,
     path: encoded.value.path,
     body: JSON.stringify(encoded.value.body),
+    codec: upstream,
   });
   try {
     if (!response.ok) throw await readUpstreamError(response, upstream);
@@ -80,7 +82,16 @@ export async function translate(
       // A connection that breaks mid-stream, or silence past the idle timeout, ends the body:
       // the decoder then reports the stream incomplete and the encoder writes the client
       // protocol's terminal error.
-      const body = upstreamStream(taken, life, provider, deps.config.streamIdleTimeoutMs);
+      const read = upstreamStream(taken, life, provider, deps.config.streamIdleTimeoutMs);
+      // Nothing has reached the client until the first chunk is in: a failure before it is the
+      // attempt's, and may be retried.
+      const body = await firstChunk(read, {
+        life,
+        provider,
+        ends: upstream.streamEnds(),
+        codec: upstream,
+        headers: response.headers,
+      });
       if (keeper) {
         const events = readerStream(body)
           .pipeThrough(stepStream(decode))

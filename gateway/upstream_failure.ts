@@ -6,6 +6,7 @@ import { concatBytes } from "../core/bytes.ts";
 import { type GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { ForwardCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
 
 /** Error bodies are small; past this much, the rest is not read (nor held). */
 export const MAX_ERROR_BODY = 64 * 1024;
@@ -51,13 +52,23 @@ export async function readUpstreamError(
   codec: Pick<ForwardCodec, "decodeError">,
 ): Promise<GatewayError> {
   const text = await readCapped(response, MAX_ERROR_BODY);
+  return upstreamErrorOf(response.status, text, response.headers, codec);
+}
+
+/** An error body already read (JSON or text), mapped by the wire's codec. */
+export function upstreamErrorOf(
+  status: number,
+  text: string,
+  headers: HeaderReader,
+  codec: Pick<ForwardCodec, "decodeError">,
+): GatewayError {
   let body: unknown = text;
   try {
     body = JSON.parse(text);
   } catch {
     // Not JSON: the codec receives the text.
   }
-  return codec.decodeError(response.status, body, response.headers);
+  return codec.decodeError(status, body, headers);
 }
 
 /** A whole upstream body; a connection that breaks before its end is the provider's cut (the

@@ -26,8 +26,19 @@ export interface UpstreamRequest {
   clientHeaders?: Headers;
   signal: AbortSignal;
   fetch: UpstreamFetch;
+  /** The wait for response headers, ms. */
   timeoutMs: number;
+  /** The wait for a new connection (TCP and TLS), ms; the pooled client only. */
+  connectTimeoutMs?: number;
+  /** Receives the function that stops this call (with the error it then fails with): a
+   * shutdown ends calls still waiting. */
+  onStop?: (stop: (error: GatewayError) => void) => void;
 }
+
+/** The code of a call that got no response headers in time. */
+export const UPSTREAM_TIMEOUT = "upstream_timeout";
+/** The code of a call that could not open a connection in time. */
+export const CONNECT_TIMEOUT = "upstream_connect_timeout";
 
 /** Builds the upstream headers (lowercase names): the provider's credential, never the
  * client's key. A plain record, since the request path writes it once and never reads it back. */
@@ -66,6 +77,11 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
     timedOut = true;
     controller.abort();
   });
+  let stoppedBy: GatewayError | null = null;
+  request.onStop?.((error) => {
+    stoppedBy = error;
+    controller.abort(error);
+  });
   const onAbort = () => controller.abort(request.signal.reason);
   if (request.signal.aborted) onAbort();
   else request.signal.addEventListener("abort", onAbort, { once: true });
@@ -76,15 +92,26 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
       headers: upstreamHeaders(provider, request.clientHeaders),
       body: request.body,
       signal,
+      connectTimeoutMs: request.connectTimeoutMs,
     });
   } catch (error) {
     if (request.signal.aborted) throw error;
+    if (stoppedBy !== null) throw stoppedBy;
     if (timedOut) {
       throw new GatewayError(
         "timeout",
         504,
         `Provider "${provider.name}" did not answer within ${request.timeoutMs} ms (GATEHOUSE_UPSTREAM_TIMEOUT_MS).`,
-        { code: "upstream_timeout" },
+        { code: UPSTREAM_TIMEOUT },
+      );
+    }
+    if ((error as Error)?.name === "ConnectTimeoutError") {
+      throw new GatewayError(
+        "timeout",
+        504,
+        `Could not connect to provider "${provider.name}" at ${provider.baseUrl} within ` +
+          `${request.connectTimeoutMs} ms (GATEHOUSE_CONNECT_TIMEOUT_MS). Check that it is up.`,
+        { code: CONNECT_TIMEOUT, cause: error },
       );
     }
     throw new GatewayError(

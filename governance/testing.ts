@@ -38,11 +38,16 @@ export function modelWith(
   pricing: Pricing = { input: 1, output: 10 },
   maxOutputTokens?: number,
 ): ResolvedModel {
+  const deployment = { id: `${id}@mock`, provider: MOCK_PROVIDER, upstreamId: id, weight: 1 };
   return {
     requested: id,
     id,
     upstreamId: id,
     provider: MOCK_PROVIDER,
+    deployments: [deployment],
+    deployment,
+    fallbacks: [],
+    fallbackOnContextOverflow: false,
     endpointTypes: ["openai"],
     openaiWire: "chat",
     pricing,

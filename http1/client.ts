@@ -15,12 +15,14 @@
 import { concatBytes } from "../core/bytes.ts";
 import { bodyReader, copyOut } from "./body_stream.ts";
 import { contentCoding, decode, decoderFor, keepAliveMs } from "./body_framing.ts";
-import { Connection, type Origin } from "./connection.ts";
+import { openConnection } from "./connect.ts";
+import type { Connection } from "./connection.ts";
 import { encodeRequest, type UpstreamInit } from "./encode_request.ts";
 import { parseResponseHead, type ResponseHead } from "./parse_head.ts";
 import { Pool, type PoolOptions } from "./pool.ts";
 import { Http1Response, type UpstreamResponse } from "./response.ts";
 import { targetOf } from "./target.ts";
+export { ConnectTimeoutError } from "./connect.ts";
 export type { UpstreamInit } from "./encode_request.ts";
 export type { UpstreamResponse } from "./response.ts";
 
@@ -38,19 +40,6 @@ export interface Http1Client {
 
 /** A reused connection failed before any byte of the answer: the server had closed it. */
 class StaleConnection extends Error {}
-
-/** Rejects when `signal` aborts; the returned function stops listening. */
-function abortPromise(signal: AbortSignal | undefined): { promise: Promise<never>; stop(): void } {
-  if (!signal) return { promise: new Promise<never>(() => {}), stop: () => {} };
-  let stop = () => {};
-  const promise = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    stop = () => signal.removeEventListener("abort", onAbort);
-  });
-  promise.catch(() => {});
-  return { promise, stop };
-}
 
 /** Reads response heads until a final (non-1xx) one; returns it with the bytes after it. */
 async function readHead(
@@ -144,20 +133,6 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     }
   }
 
-  async function connect(origin: Origin, signal: AbortSignal | undefined): Promise<Connection> {
-    const abort = abortPromise(signal);
-    const opening = Connection.open(origin);
-    try {
-      return await Promise.race([opening, abort.promise]);
-    } catch (error) {
-      // A connection that opens after the abort is closed at once.
-      opening.then((connection) => connection.close(), () => {});
-      throw error;
-    } finally {
-      abort.stop();
-    }
-  }
-
   async function send(input: string, init: UpstreamInit): Promise<UpstreamResponse> {
     const target = targetOf(input);
     const origin = target.origin;
@@ -165,7 +140,8 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
     const request = encodeRequest(target, init);
     for (;;) {
       const pooled = pool.take(origin);
-      const connection = pooled ?? await connect(origin, init.signal);
+      const connection = pooled ??
+        await openConnection(origin, init.signal, init.connectTimeoutMs);
       try {
         return await exchange(connection, pooled !== null, request, init.method, init.signal);
       } catch (error) {

@@ -41,18 +41,35 @@ export class Connection {
     this.origin = origin;
   }
 
-  /** Opens a connection to `origin` (TLS with ALPN `http/1.1` for https). */
-  static async open(origin: Origin): Promise<Connection> {
-    const conn = origin.tls
-      ? await Deno.connectTls({
-        hostname: origin.hostname,
-        port: origin.port,
-        alpnProtocols: ["http/1.1"],
-      })
-      : await Deno.connect({ hostname: origin.hostname, port: origin.port });
+  /** Opens a connection to `origin` (TLS with ALPN `http/1.1` for https), resolving once the
+   * TLS handshake is done. An abort of `signal` cancels the connect or the handshake. */
+  static async open(origin: Origin, signal?: AbortSignal): Promise<Connection> {
+    const tcp = await Deno.connect({ hostname: origin.hostname, port: origin.port, signal });
     // Each request goes out in one write; Nagle's algorithm would only delay it.
-    if (!origin.tls) (conn as Deno.TcpConn).setNoDelay(true);
-    return new Connection(conn, origin);
+    tcp.setNoDelay(true);
+    if (!origin.tls) return new Connection(tcp, origin);
+    let tls: Deno.TlsConn;
+    try {
+      tls = await Deno.startTls(tcp, { hostname: origin.hostname, alpnProtocols: ["http/1.1"] });
+    } catch (error) {
+      closeQuietly(tcp);
+      throw error;
+    }
+    // The handshake would otherwise happen at the first write; done here, a connect timeout
+    // covers it. Closing a stalled one rejects it at once, but the runtime's handshake task
+    // keeps the socket until the peer answers or closes it (Deno 2.9): nothing here can end it.
+    const onAbort = () => closeQuietly(tls);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    try {
+      signal?.throwIfAborted();
+      await tls.handshake();
+    } catch (error) {
+      closeQuietly(tls);
+      throw error;
+    } finally {
+      signal?.removeEventListener("abort", onAbort);
+    }
+    return new Connection(tls, origin);
   }
 
   get closed(): boolean {
@@ -75,10 +92,15 @@ export class Connection {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    try {
-      this.#conn.close();
-    } catch {
-      // Already closed by the runtime after an error.
-    }
+    closeQuietly(this.#conn);
+  }
+}
+
+/** Closes `conn` unless the runtime already did (after an error, or an upgrade to TLS). */
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // Already closed.
   }
 }

@@ -12,6 +12,10 @@ export interface UpstreamInit {
   headers: Headers | Record<string, string>;
   body?: string | Uint8Array<ArrayBuffer>;
   signal?: AbortSignal;
+  /** How long opening a new connection (TCP connect and, for https, the TLS handshake) may take,
+   * ms; past it the call rejects with a `ConnectTimeoutError`. No limit when unset. A pooled
+   * connection is reused without it; the runtime's `fetch` ignores it. */
+  connectTimeoutMs?: number;
 }
 
 /** Request headers the client writes itself. */

@@ -1,6 +1,6 @@
 /**
- * The admin rows of the route table (`table.ts` spreads them into its one `routes`): keys, teams
- * and everyone's usage under `/admin/v1`, for admin keys only (`ADMIN`: the `admin` role on the
+ * The admin rows of the route table (`table.ts` spreads them into its one `routes`): keys, teams,
+ * everyone's usage, the ledger's requests and the deployments' health under `/admin/v1`, for admin keys only (`ADMIN`: the `admin` role on the
  * bearer scheme). No bare twins: the prefix is not `/v1`.
  * @module
  */
@@ -22,6 +22,11 @@ import {
   UpdateKeyBody,
   UpdateTeamBody,
 } from "./admin_schemas.ts";
+import {
+  AdminDeploymentList,
+  AdminRequestList,
+  AdminRequestsQuery,
+} from "./admin_traffic_schemas.ts";
 import { body, json, row } from "./table_row.ts";
 
 const ERRORS = [400, 401, 403];
@@ -150,4 +155,27 @@ export const adminRoutes = {
     request: { query: AdminUsageQuery },
     responses: { 200: json(AdminUsageReport, "The report.") },
   }, ADMIN_TEXT),
+  adminRequests: row("openai", ERRORS, {
+    ...common,
+    method: "get",
+    path: "/admin/v1/requests",
+    operationId: "adminRequests",
+    summary: "Recent requests, newest first, each with its upstream attempts (provider, outcome)",
+    description: "The ledger's rows: what each request asked for, which model and provider " +
+      "served it, every upstream call it took (retries and fallbacks), its outcome, tokens, " +
+      "cost and timings. Never a prompt or a secret.",
+    request: { query: AdminRequestsQuery },
+    responses: { 200: json(AdminRequestList, "The requests, newest first.") },
+  }, ADMIN_TEXT),
+  adminDeployments: row("openai", [401, 403], {
+    ...common,
+    method: "get",
+    path: "/admin/v1/deployments",
+    operationId: "adminDeployments",
+    summary: "Every deployment with its health: state, in flight, recent errors, cool-down",
+    description: "Each provider deployment routing may pick, of every model then every " +
+      "pattern, with its circuit breaker as this gateway process sees it (the health is kept " +
+      "in memory, per process).",
+    responses: { 200: json(AdminDeploymentList, "The deployments, in catalog order.") },
+  }, { 403: ADMIN_TEXT[403] }),
 };

@@ -35,6 +35,21 @@ export {
   type RowConfig,
 } from "./table_row.ts";
 
+/** The `GET /readyz` body. */
+const ReadinessSchema = z.object({
+  status: z.enum(["ok", "unavailable"]),
+  checks: z.object({
+    store: z.string().openapi({ description: "`ok`, or the store's error." }),
+    deployments: z.string().openapi({
+      description: "`ok` while a deployment of a listed model (or pattern) can take a request.",
+    }),
+  }),
+  reasons: z.array(z.string()).optional().openapi({
+    description: "Why not ready (503 only): the store's error, `shutting down: …`, each " +
+      "deployment cooling down with the end of its cool-down (ISO 8601).",
+  }),
+}).openapi("Readiness");
+
 /** Every route. Keys name the handlers in `app.ts`. */
 export const routes = {
   listModels: row("openai", [401], {
@@ -199,8 +214,11 @@ export const routes = {
     operationId: "readyz",
     security: PUBLIC,
     tags: ["Health"],
-    summary: "Readiness: the store answers",
-    responses: { 200: json(HealthSchema, "Ready."), 503: json(HealthSchema, "Not ready.") },
+    summary: "Readiness: the store answers, not draining, a listed model's deployment is usable",
+    responses: {
+      200: json(ReadinessSchema, "Ready."),
+      503: json(ReadinessSchema, "Not ready: `reasons` says why."),
+    },
   }),
   openapi: row("openai", [], {
     method: "get",

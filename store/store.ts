@@ -73,12 +73,52 @@ export const OUTCOMES = [
   "timeout",
   "client_disconnect",
   "budget_cut",
+  "shutdown",
   "rejected",
   "internal_error",
 ] as const;
 
 /** One of {@link OUTCOMES}. */
 export type Outcome = typeof OUTCOMES[number];
+
+/** What became of one upstream call: `ok` (its answer went to the client, whatever its status)
+ * or why the attempt stage gave up on it. */
+export const ATTEMPT_RESULTS = [
+  "ok",
+  /** An error status that is retried (408, 429, 5xx, 529). */
+  "retryable_status",
+  /** The connection could not be made (refused, reset, TLS, DNS). */
+  "unreachable",
+  "connect_timeout",
+  /** No response headers within GATEHOUSE_UPSTREAM_TIMEOUT_MS. */
+  "header_timeout",
+  /** The answer broke off, or went silent, before its first byte reached the client. */
+  "cut",
+  /** A stream whose first events held the wire's error event (Anthropic `overloaded_error`). */
+  "error_event",
+  /** The request did not fit the model's context window; a fallback with a larger one was tried. */
+  "context_overflow",
+  /** The client left, or the gateway was shutting down, while it ran. */
+  "aborted",
+] as const;
+
+/** One of {@link ATTEMPT_RESULTS}. */
+export type AttemptResult = typeof ATTEMPT_RESULTS[number];
+
+/** One upstream call of a request, as the ledger keeps it. */
+export interface AttemptRecord {
+  /** The deployment called (`<model or pattern>@<provider>`). */
+  deployment: string;
+  /** Its provider name. */
+  provider: string;
+  /** The catalog model it served: the requested one or a fallback. */
+  model: string;
+  /** The upstream's HTTP status; 0 when none came (no connection, timeout, abort). */
+  status: number;
+  result: AttemptResult;
+  /** Milliseconds from its start to its response headers or its failure. */
+  ms: number;
+}
 
 /** One request in the ledger. Never holds a secret or a prompt. */
 export interface UsageRecord {
@@ -101,6 +141,9 @@ export interface UsageRecord {
   outcome: Outcome;
   /** Upstream calls made (0 when refused before any). */
   attempts: number;
+  /** Each upstream call, in order (absent in rows written before migration 4, and in rows of
+   * requests refused before any call). */
+  attemptLog?: AttemptRecord[];
   inputTokens: number;
   outputTokens: number;
   cachedTokens: number;
@@ -156,6 +199,53 @@ export interface UsageReport {
   groups?: Array<{ key: string } & UsageTotals>;
 }
 
+/** The most rows {@link Store.listRequests} returns, and how many when the query names none. */
+export const REQUESTS_LIMIT = { max: 1000, default: 100 } as const;
+
+/** A query of the ledger's requests over `[start, end)` (unix milliseconds), newest first; each
+ * filter given narrows it. */
+export interface RequestQuery {
+  start: number;
+  end: number;
+  keyId?: string;
+  /** Keys currently in this team. */
+  team?: string;
+  /** The model asked for or the one that served (a fallback). */
+  model?: string;
+  outcome?: Outcome;
+  requestId?: string;
+  /** 1 to {@link REQUESTS_LIMIT}.max (clamped); default {@link REQUESTS_LIMIT}.default. */
+  limit?: number;
+}
+
+/** One request as an operator looks it up: what was asked, what served it, each upstream call,
+ * what it cost. Never a secret. */
+export type RequestRow =
+  & Pick<
+    UsageRecord,
+    | "requestId"
+    | "keyId"
+    | "model"
+    | "servedModel"
+    | "upstream"
+    | "route"
+    | "status"
+    | "outcome"
+    | "attempts"
+    | "inputTokens"
+    | "outputTokens"
+    | "cost"
+    | "latencyMs"
+    | "firstByteMs"
+    | "stream"
+    | "time"
+  >
+  & {
+    /** Each upstream call, in order; empty for rows written before migration 4 and requests
+     * refused before any call. */
+    attemptLog: AttemptRecord[];
+  };
+
 /** A stored Responses API response, for `previous_response_id` chains. */
 export interface StoredResponse {
   id: string;
@@ -202,6 +292,8 @@ export interface Store {
   /** US dollars recorded since `query.start` for one key or one team's keys (rows still queued
    * for writing included). */
   spend(query: SpendQuery): Promise<number>;
+  /** The ledger's requests matching `query`, newest first (rows still queued included). */
+  listRequests(query: RequestQuery): Promise<RequestRow[]>;
   saveResponse(response: StoredResponse): Promise<void>;
   /** The response if it exists and belongs to `keyId`. */
   loadResponse(id: string, keyId: string): Promise<StoredResponse | null>;

@@ -14,6 +14,8 @@ import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { Store, UsageRecord } from "../store/store.ts";
 import type { Admitter } from "../gateway/admission.ts";
 import { Governor } from "../governance/governor.ts";
+import { DeploymentHealth } from "../gateway/health.ts";
+import { InFlight } from "../gateway/in_flight.ts";
 
 /** The environment that points both built-in providers at one fake upstream root, with
  * credentials the fakes can check for. */
@@ -89,6 +91,12 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     fetch: upstream.fetch,
     log,
     admitter: options.admitter ?? new Governor({ store, now: options.clock }),
+    health: new DeploymentHealth({
+      cooldownMs: config.cooldownMs,
+      failures: config.cooldownFailures,
+      now: options.clock,
+    }),
+    inflight: new InFlight(),
   };
   const app = createApp(deps);
   return {
@@ -112,6 +120,16 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
       return sqlite.close();
     },
   };
+}
+
+/** Forgets every deployment's failures (a test that makes an upstream fail on purpose calls it
+ * so the next test does not find the deployment cooling down). */
+export function resetHealth(harness: Harness): void {
+  const { config } = harness.deps;
+  harness.deps.health = new DeploymentHealth({
+    cooldownMs: config.cooldownMs,
+    failures: config.cooldownFailures,
+  });
 }
 
 /** Serves `harness.app` on a loopback port; returns its root URL and a closer. */

@@ -5,14 +5,16 @@
 import assert from "node:assert/strict";
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { listen, makeHarness, upstreamEnv } from "./harness.ts";
+import { listen, makeHarness, resetHealth, upstreamEnv } from "./harness.ts";
 import { startRecordedUpstream } from "./fakes/recorded_upstream.ts";
 import { loadChunks, loadJson } from "./fakes/fixtures.ts";
 
 const upstream = startRecordedUpstream();
 const h = await makeHarness({
   demo: false,
-  env: upstreamEnv(upstream.url),
+  // One attempt per request: these tests are about what one answer becomes (retries are in
+  // tests/reliability/).
+  env: { ...upstreamEnv(upstream.url), GATEHOUSE_RETRIES: "0" },
 });
 const server = listen(h);
 const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: h.key, maxRetries: 0 });
@@ -197,6 +199,8 @@ Deno.test("an upstream 401 becomes a 502 naming the provider, no key fragment; a
   assert.equal(r429.headers.get("retry-after-ms"), "6500");
   assert.equal(r429.headers.get("x-should-retry"), "true");
   assert.equal((await r429.json()).error.type, "rate_limit_error");
+  // The 429's retry-after cooled the deployment down; the next tests need it back.
+  resetHealth(h);
   upstream.fail(undefined);
 });
 

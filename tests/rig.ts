@@ -6,7 +6,7 @@
  */
 import OpenAI from "openai";
 import Anthropic from "@anthropic-ai/sdk";
-import { type Harness, listen, makeHarness, upstreamEnv } from "./harness.ts";
+import { type Harness, listen, makeHarness, resetHealth, upstreamEnv } from "./harness.ts";
 
 /** The provider credentials the rig's gateway sends upstream (what fakes see). */
 export const RIG_OPENAI_KEY = upstreamEnv("").OPENAI_API_KEY!;
@@ -28,16 +28,32 @@ export interface Rig {
 export async function startRig(upstreamUrl: string): Promise<Rig> {
   const harness = await makeHarness({
     demo: false,
-    env: upstreamEnv(upstreamUrl),
+    // One attempt per request, each with fresh deployment health: these tests are about what
+    // one upstream answer becomes (retries and cool-downs have theirs in tests/reliability/).
+    env: { ...upstreamEnv(upstreamUrl), GATEHOUSE_RETRIES: "0" },
   });
   const server = listen(harness);
+  const fresh: typeof fetch = (input, init) => {
+    resetHealth(harness);
+    return fetch(input, init);
+  };
   return {
     harness,
     url: server.url,
-    openai: new OpenAI({ baseURL: `${server.url}/v1`, apiKey: harness.key, maxRetries: 0 }),
-    anthropic: new Anthropic({ baseURL: server.url, apiKey: harness.key, maxRetries: 0 }),
+    openai: new OpenAI({
+      baseURL: `${server.url}/v1`,
+      apiKey: harness.key,
+      maxRetries: 0,
+      fetch: fresh,
+    }),
+    anthropic: new Anthropic({
+      baseURL: server.url,
+      apiKey: harness.key,
+      maxRetries: 0,
+      fetch: fresh,
+    }),
     post: (path, body) =>
-      fetch(`${server.url}${path}`, {
+      fresh(`${server.url}${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${harness.key}`, "content-type": "application/json" },
         body: JSON.stringify(body),

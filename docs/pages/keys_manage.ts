@@ -52,6 +52,8 @@ const CLI: Record<keyof typeof adminRoutes, string> = {
   adminUpdateTeam: "deno task teams update ID [POLICY] [--clear FIELD]",
   adminDeleteTeam: "deno task teams delete ID",
   adminUsage: "",
+  adminRequests: "",
+  adminDeployments: "",
 };
 
 /** "Creating keys" and the admin route table. */

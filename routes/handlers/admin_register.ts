@@ -4,7 +4,7 @@
  * @module
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Store } from "../../store/store.ts";
+import type { GatewayDeps } from "../../gateway/exchange.ts";
 import { adminRoutes as r } from "../admin_routes.ts";
 import type { AppEnv } from "../env.ts";
 import {
@@ -23,9 +23,12 @@ import {
   updateTeamHandler,
 } from "./admin_teams.ts";
 import { adminUsageHandler } from "./admin_usage.ts";
+import { adminRequestsHandler } from "./admin_requests.ts";
+import { adminDeploymentsHandler } from "./admin_deployments.ts";
 
-/** Registers every admin route on `app`. */
-export function registerAdminRoutes(app: OpenAPIHono<AppEnv>, store: Store): void {
+/** Registers every admin route on `app`: the store's operations, and the deployments' health. */
+export function registerAdminRoutes(app: OpenAPIHono<AppEnv>, deps: GatewayDeps): void {
+  const { store } = deps;
   app.openapi(r.adminListKeys.route, listKeysHandler(store));
   app.openapi(r.adminCreateKey.route, createKeyHandler(store));
   app.openapi(r.adminGetKey.route, getKeyHandler(store));
@@ -38,4 +41,6 @@ export function registerAdminRoutes(app: OpenAPIHono<AppEnv>, store: Store): voi
   app.openapi(r.adminUpdateTeam.route, updateTeamHandler(store));
   app.openapi(r.adminDeleteTeam.route, deleteTeamHandler(store));
   app.openapi(r.adminUsage.route, adminUsageHandler(store));
+  app.openapi(r.adminRequests.route, adminRequestsHandler(store));
+  app.openapi(r.adminDeployments.route, adminDeploymentsHandler(deps));
 }

@@ -10,6 +10,8 @@ import type {
   KeyPatch,
   KeyRecord,
   NewKey,
+  RequestQuery,
+  RequestRow,
   SpendQuery,
   Store,
   StoredResponse,
@@ -23,6 +25,7 @@ import { type IssuedKey, KeyRegistry } from "./key_registry.ts";
 import { UsageLedger } from "./usage.ts";
 import { UsageReports } from "./usage_report.ts";
 import { ResponseTable } from "./responses.ts";
+import { RequestLog } from "./requests.ts";
 
 export { LAST_USED_RESOLUTION_MS } from "./key_registry.ts";
 
@@ -51,6 +54,7 @@ export class SqliteStore implements Store {
   readonly #keys: KeyRegistry;
   readonly #usage: UsageLedger;
   readonly #reports: UsageReports;
+  readonly #requests: RequestLog;
   readonly #responses: ResponseTable;
 
   constructor(db: DatabaseSync, options: SqliteStoreOptions = {}) {
@@ -61,6 +65,7 @@ export class SqliteStore implements Store {
     });
     this.#usage = new UsageLedger(db);
     this.#reports = new UsageReports(db, this.#usage);
+    this.#requests = new RequestLog(db, this.#usage);
     this.#responses = new ResponseTable(db);
   }
 
@@ -134,6 +139,10 @@ export class SqliteStore implements Store {
 
   spend(query: SpendQuery): Promise<number> {
     return settle(() => this.#reports.spend(query));
+  }
+
+  listRequests(query: RequestQuery): Promise<RequestRow[]> {
+    return settle(() => this.#requests.list(query));
   }
 
   /** Stores a response; throws when its id already belongs to another key. */

@@ -19,6 +19,7 @@ const COLUMNS = [
   "status",
   "outcome",
   "attempts",
+  "attempt_log",
   "input_tokens",
   "output_tokens",
   "cached_tokens",
@@ -34,7 +35,7 @@ const COLUMNS = [
 ];
 
 /** Rows per multi-row INSERT: one statement step for many rows costs about half as much per
- * row as one step each. (22 columns × 32 rows stays far below SQLite's 32,766 variables.) */
+ * row as one step each. (23 columns × 32 rows stays far below SQLite's 32,766 variables.) */
 const ROWS_PER_INSERT = 32;
 
 /** An INSERT of `rows` rows. */
@@ -56,6 +57,7 @@ function values(r: UsageRecord): (string | number | null)[] {
     r.status,
     r.outcome,
     r.attempts,
+    r.attemptLog === undefined || r.attemptLog.length === 0 ? null : JSON.stringify(r.attemptLog),
     r.inputTokens,
     r.outputTokens,
     r.cachedTokens,

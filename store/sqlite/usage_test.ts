@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { OUTCOMES, type UsageRecord } from "../store.ts";
+import { type AttemptRecord, OUTCOMES, type UsageRecord } from "../store.ts";
 import { openDatabase } from "./open.ts";
 import { UsageLedger } from "./usage.ts";
 
@@ -32,6 +32,18 @@ function usage(overrides: Partial<UsageRecord>): UsageRecord {
   };
 }
 
+/** `i` attempts: the first ones failed with 529, the last answered. */
+function attemptsOf(i: number): AttemptRecord[] {
+  return Array.from({ length: i % 3 }, (_, n) => ({
+    deployment: `m${i}@openai#${n}`,
+    provider: "openai",
+    model: `m${i}`,
+    status: n + 1 < i % 3 ? 529 : 200,
+    result: n + 1 < i % 3 ? "retryable_status" : "ok",
+    ms: n + 0.5,
+  }));
+}
+
 Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a remainder) is written whole, each row's columns in place", () => {
   const db = openDatabase(":memory:");
   const ledger = new UsageLedger(db);
@@ -44,6 +56,7 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
       upstreamId: i % 2 === 0 ? `up_${i}` : null,
       outcome: OUTCOMES[i % OUTCOMES.length]!,
       attempts: i % 3,
+      attemptLog: i % 3 === 0 ? undefined : attemptsOf(i),
       firstByteMs: i % 4 === 0 ? null : i + 0.25,
       inputTokens: i,
       outputTokens: i * 2,
@@ -73,6 +86,7 @@ Deno.test("UsageLedger: a batch of many rows (several multi-row inserts and a re
       status: 200,
       outcome: OUTCOMES[i % OUTCOMES.length],
       attempts: i % 3,
+      attempt_log: i % 3 === 0 ? null : JSON.stringify(attemptsOf(i)),
       first_byte_ms: i % 4 === 0 ? null : i + 0.25,
       input_tokens: i,
       output_tokens: i * 2,
@@ -101,5 +115,16 @@ Deno.test("UsageLedger: rows wait in the queue until the batch is written", asyn
   await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(ledger.pending.length, 0);
   assert.equal(count(), 2);
+  db.close();
+});
+
+Deno.test("UsageLedger: an empty attempt log is written as NULL, like an absent one", () => {
+  const db = openDatabase(":memory:");
+  const ledger = new UsageLedger(db);
+  ledger.record(usage({ requestId: "req_none", attempts: 0, attemptLog: [] }));
+  ledger.record(usage({ requestId: "req_absent", attempts: 0 }));
+  ledger.flush();
+  const logs = db.prepare("SELECT attempt_log FROM usage ORDER BY id").all();
+  assert.deepEqual(logs.map((row) => row.attempt_log), [null, null]);
   db.close();
 });

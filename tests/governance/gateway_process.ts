@@ -35,14 +35,15 @@ async function drain(stream: ReadableStream<Uint8Array>, seen: (text: string) =>
 
 /**
  * Starts `main.ts --demo` on a free port of 127.0.0.1 (PORT=0, no docs host) with the store at
- * `dbPath`; resolves once it listens. `env` adds to (or overrides) the child's environment.
+ * `dbPath`; resolves once it listens. `env` adds to (or overrides) the child's environment;
+ * `demo: false` serves the catalog's providers instead (point them at a fake with `env`).
  */
 export async function startGateway(
   dbPath: string,
-  options: { env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; demo?: boolean } = {},
 ): Promise<GatewayProcess> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...SERVE, MAIN, "--demo"],
+    args: ["run", ...SERVE, MAIN, ...(options.demo ?? true ? ["--demo"] : [])],
     env: {
       GATEHOUSE_DB: dbPath,
       PORT: "0",

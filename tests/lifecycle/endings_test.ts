@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Admitter } from "../../gateway/admission.ts";
 import type { Outcome } from "../../store/store.ts";
-import { listen, makeHarness, upstreamEnv } from "../harness.ts";
+import { listen, makeHarness, resetHealth, upstreamEnv } from "../harness.ts";
 import { readEvents } from "../translation_e2e/helpers.ts";
 import { type Mode, startModeUpstream } from "./mode_upstream.ts";
 
@@ -64,6 +64,9 @@ const harness = await makeHarness({
     ...upstreamEnv(upstream.url),
     GATEHOUSE_UPSTREAM_TIMEOUT_MS: "300",
     GATEHOUSE_STREAM_IDLE_TIMEOUT_MS: String(IDLE_MS),
+    // One attempt per request: these are the endings of an attempt (retries have their own
+    // tests in tests/reliability/).
+    GATEHOUSE_RETRIES: "0",
   },
   admitter,
 });
@@ -151,7 +154,8 @@ const CASES: Case[] = [
     mode: "status_500",
     stream: false,
     outcome: "upstream_error",
-    check: errorStatus(500),
+    // The client is told the upstream failed (502 naming its 500), not that gatehouse did.
+    check: errorStatus(502),
   },
   {
     what: "an upstream 429 on a stream",
@@ -218,6 +222,7 @@ for (const route of ROUTES) {
   for (const c of CASES) {
     Deno.test(`${route.name}: ${c.what} → ${c.outcome}, one row`, async () => {
       upstream.mode = c.mode;
+      resetHealth(harness);
       const before = harness.rows.length;
       const response = await send(route, bodyFor(route, c.stream));
       await c.check(route, response);

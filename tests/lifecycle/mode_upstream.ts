@@ -89,7 +89,8 @@ export function startModeUpstream(): ModeUpstream {
     if (mode === "status_429") return errorBody(request.path, 429);
     if (mode === "huge_error") {
       const message = "x".repeat(HUGE_ERROR_BYTES);
-      return Response.json({ error: { message, type: "server_error" } }, { status: 500 });
+      // A status that is not retried, so its body is forwarded as it came (up to the cap).
+      return Response.json({ error: { message, type: "invalid_request_error" } }, { status: 400 });
     }
     if (mode === "hang_headers") {
       await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
@@ -119,8 +120,12 @@ export function startModeUpstream(): ModeUpstream {
       if (mode === "close_early") controller.close();
       else if (mode === "reset") setTimeout(() => controller.error(new Error("reset")), 20);
       else if (mode === "error_event") {
-        controller.enqueue(encoder.encode(errorEvent(request.path)));
-        controller.close();
+        // Mid-stream: after the first events reached the client (an error event in the first
+        // chunk is a failed attempt, retried).
+        setTimeout(() => {
+          controller.enqueue(encoder.encode(errorEvent(request.path)));
+          controller.close();
+        }, 30);
       } else signal.addEventListener("abort", () => controller.close(), { once: true });
     });
     return new Response(body, { status: 200, headers });

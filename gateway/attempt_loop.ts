@@ -1,0 +1,113 @@
+/**
+ * The attempt stage's loop: runs a request's delivery against one planned deployment after
+ * another (`attempt_plan.ts`) until one answers or none is left. Only failures before anything
+ * reached the client are retried: delivery throws them as {@link AttemptFailed} (and a whole body
+ * cut short as the stream-incomplete error) before it returns a response. When every attempt
+ * failed, the client gets the last failure in its own envelope.
+ * @module
+ */
+import type { ResolvedModel } from "../catalog/catalog.ts";
+import { GatewayError, STREAM_INCOMPLETE } from "../core/errors.ts";
+import { AttemptFailed, finalError, noHealthyDeployment } from "./attempt_failure.ts";
+import { AttemptPlan } from "./attempt_plan.ts";
+import type { GatewayDeps } from "./exchange.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import { canServe, type ModelUse } from "./resolve_model.ts";
+
+/** What the loop needs. */
+export interface AttemptContext {
+  deps: GatewayDeps;
+  life: Lifecycle;
+  /** Aborts when the client disconnects. */
+  signal: AbortSignal;
+  /** The requested model. */
+  model: ResolvedModel;
+  use: ModelUse;
+}
+
+/** Runs `deliver` on each planned deployment until one returns a response. */
+export async function withAttempts(
+  ctx: AttemptContext,
+  deliver: (model: ResolvedModel) => Promise<Response>,
+): Promise<Response> {
+  const { deps, life, signal } = ctx;
+  const plan = new AttemptPlan(ctx.model, {
+    catalog: deps.catalog,
+    health: deps.health,
+    retries: deps.config.retries,
+    serves: (model) => canServe(deps.catalog, model, ctx.use),
+  });
+  let failure: AttemptFailed | null = null;
+  let failedOn: ResolvedModel | null = null;
+  for (;;) {
+    const next = plan.next(failure, failedOn?.deployment ?? null);
+    if (next === null) {
+      if (failure === null) throw noHealthyDeployment(ctx.model.id, plan.soonestRecovery());
+      throw finalError(failure, life.attempts);
+    }
+    if (next.waitMs > 0) await pause(next.waitMs, signal, life);
+    const before = life.attempts;
+    try {
+      return await deliver(next.model);
+    } catch (error) {
+      const failed = attemptFailure(error, signal, life);
+      if (failed === null) {
+        // A fallback that cannot take this request (its wire cannot carry it) before any call:
+        // the earlier upstream failure is what the client should hear about.
+        if (failure === null || life.attempts !== before || !(error instanceof GatewayError)) {
+          throw error;
+        }
+        deps.log.warn("fallback skipped", {
+          requestId: life.requestId,
+          model: next.model.id,
+          error: error.message,
+        });
+        plan.skipModel();
+        failedOn = null;
+        continue;
+      }
+      life.attemptFailed(failed);
+      failure = failed;
+      failedOn = next.model;
+    }
+  }
+}
+
+/** The retryable failure `error` stands for, or null when it ends the request. */
+function attemptFailure(
+  error: unknown,
+  signal: AbortSignal,
+  life: Lifecycle,
+): AttemptFailed | null {
+  if (signal.aborted || life.shutdownError !== null) return null;
+  if (error instanceof AttemptFailed) return error;
+  // A whole body that broke off before its end: read before anything was sent.
+  if (error instanceof GatewayError && error.code === STREAM_INCOMPLETE && life.attempts > 0) {
+    return new AttemptFailed("cut", 200, error);
+  }
+  return null;
+}
+
+/** Waits `ms`; the client leaving or a shutdown ends the wait with their error. */
+function pause(ms: number, signal: AbortSignal, life: Lifecycle): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", onAbort);
+      life.stopAttemptWith(null);
+    };
+    const onAbort = () => {
+      done();
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+    life.stopAttemptWith((error) => {
+      done();
+      reject(error);
+    });
+  });
+}

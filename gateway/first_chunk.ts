@@ -1,0 +1,94 @@
+/**
+ * A streamed answer is committed to the client only once its first chunk arrived: until then
+ * nothing has reached the client, so a stream that breaks, ends or goes silent before it, or
+ * whose first chunk holds the wire's error event before any generated text (Anthropic sends
+ * `overloaded_error` this way after a 200), is a failed attempt that may be retried elsewhere.
+ * An error after text was generated is the stream's own ending, as when it comes later.
+ * @module
+ */
+import type { ChunkReader } from "../core/chunk_reader.ts";
+import { type GatewayError, streamIncomplete } from "../core/errors.ts";
+import type { HeaderReader } from "../core/header_reader.ts";
+import type { StreamEnds } from "../protocols/codec.ts";
+import type { ForwardCodec } from "../protocols/codec.ts";
+import { parseEventBlock } from "../sse/parse_sse.ts";
+import { AttemptFailed } from "./attempt_failure.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+
+/** Error events that say "not now" rather than "not this request". */
+const TRANSIENT = /overloaded|rate_limit|server_error|api_error|internal|unavailable/i;
+
+/** What the check needs of the attempt. */
+export interface FirstChunkCheck {
+  life: Lifecycle;
+  provider: string;
+  ends: StreamEnds;
+  codec: Pick<ForwardCodec, "decodeError" | "outputTextOfEvent">;
+  headers: HeaderReader;
+}
+
+/** Waits for `reader`'s first chunk; returns a reader that yields it first, or throws
+ * {@link AttemptFailed} when the stream failed before it. */
+export async function firstChunk(
+  reader: ChunkReader<Uint8Array>,
+  check: FirstChunkCheck,
+): Promise<ChunkReader<Uint8Array>> {
+  const { life, provider } = check;
+  const first = await reader.read();
+  if (first === null) {
+    // A stream ended for silence names the timeout; one that broke off, the cut.
+    const error: GatewayError = life.streamError ??
+      streamIncomplete(provider, "its first event");
+    reader.cancel().catch(() => {});
+    throw new AttemptFailed("cut", 200, error);
+  }
+  const failure = errorEvent(first, check);
+  if (failure !== null) {
+    reader.cancel().catch(() => {});
+    throw failure;
+  }
+  let pending: Uint8Array | null = first;
+  return {
+    read: () => {
+      const chunk = pending;
+      if (chunk === null) return reader.read();
+      pending = null;
+      return Promise.resolve(chunk);
+    },
+    cancel: (reason) => {
+      pending = null;
+      return reader.cancel(reason);
+    },
+  };
+}
+
+/** The failure a transient error event among the chunk's complete events stands for. */
+function errorEvent(chunk: Uint8Array, check: FirstChunkCheck): AttemptFailed | null {
+  const text = new TextDecoder().decode(chunk);
+  const blocks = text.split(/\r?\n\r?\n/);
+  blocks.pop(); // the last piece may be an event cut by the chunk's end
+  for (const block of blocks) {
+    const event = parseEventBlock(block);
+    if (event === null) continue;
+    if (check.ends.see(event) !== "error") {
+      if ((check.codec.outputTextOfEvent?.(event) ?? "") !== "") return null;
+      continue;
+    }
+    if (!TRANSIENT.test(event.data)) return null;
+    let body: unknown = event.data;
+    try {
+      const parsed = JSON.parse(event.data) as { response?: { error?: unknown } };
+      // Responses' `response.failed` carries its error inside the response object.
+      body = parsed.response?.error ? { error: parsed.response.error } : parsed;
+    } catch {
+      // The codec reads the text.
+    }
+    const status = /overloaded/i.test(event.data) ? 529 : 500;
+    return new AttemptFailed(
+      "error_event",
+      200,
+      check.codec.decodeError(status, body, check.headers),
+    );
+  }
+  return null;
+}

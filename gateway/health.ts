@@ -1,0 +1,204 @@
+/**
+ * The health of each deployment, as this process sees it: a circuit breaker per deployment.
+ *
+ *   healthy ──(N retryable failures in a row)──▶ cooling ──(cool-down over)──▶ probing
+ *      ▲                                            ▲                            │
+ *      └──────────────(the probe succeeds)──────────┼────────(the probe fails)───┘
+ *
+ * A 429 with `retry-after` cools a deployment for that long, then it is healthy again (the
+ * provider said when it will take traffic; no probe is needed). A probing deployment takes one
+ * request at a time until one succeeds. In-flight counts, the recent error rate and the last
+ * error are kept for routing (`attempt_plan.ts`), `/readyz` and `GET /admin/v1/deployments`.
+ * @module
+ */
+
+/** Where a deployment stands. */
+export type DeploymentState = "healthy" | "cooling" | "probing";
+
+/** How the breaker behaves. */
+export interface HealthSettings {
+  /** How long a deployment rests after `failures` retryable failures in a row, ms. */
+  cooldownMs: number;
+  /** Retryable failures in a row that cool a deployment down. */
+  failures: number;
+  /** Unix milliseconds (tests move it). */
+  now?: () => number;
+}
+
+/** One deployment's health as the admin view shows it. */
+export interface HealthView {
+  state: DeploymentState;
+  inFlight: number;
+  consecutiveFailures: number;
+  /** Attempts and failed attempts in the last {@link RECENT_WINDOW_MS}. */
+  recentRequests: number;
+  recentErrors: number;
+  /** When the cool-down ends (unix ms), while cooling. */
+  cooldownUntil: number | null;
+  lastError: string | null;
+}
+
+/** One attempt on a deployment, from its start until its request settles. */
+export interface AttemptTicket {
+  /** The deployment answered (any status the client is given as it is, 4xx included). */
+  succeeded(): void;
+  /** A retryable failure (also one after the answer began: a stream cut mid-way).
+   * `coolForMs` is the provider's retry-after, when it gave one. */
+  failed(error: string, coolForMs?: number): void;
+  /** The attempt is over (its stream ended, or it failed); later calls do nothing. */
+  done(): void;
+}
+
+/** The span the recent error rate covers. */
+export const RECENT_WINDOW_MS = 5 * 60_000;
+const BUCKET_MS = 10_000;
+const BUCKETS = RECENT_WINDOW_MS / BUCKET_MS;
+
+class Entry {
+  state: DeploymentState = "healthy";
+  consecutive = 0;
+  inFlight = 0;
+  coolUntil = 0;
+  /** Whether the cool-down ends in a probe (after failures) or in health (after retry-after). */
+  probeAfter = false;
+  probeInFlight = false;
+  lastError: string | null = null;
+  readonly requests = new Array<number>(BUCKETS).fill(0);
+  readonly errors = new Array<number>(BUCKETS).fill(0);
+  /** The bucket number (time / BUCKET_MS) each slot holds. */
+  readonly epochs = new Array<number>(BUCKETS).fill(-1);
+
+  count(now: number, error: boolean): void {
+    const epoch = Math.floor(now / BUCKET_MS);
+    const slot = epoch % BUCKETS;
+    if (this.epochs[slot] !== epoch) {
+      this.epochs[slot] = epoch;
+      this.requests[slot] = 0;
+      this.errors[slot] = 0;
+    }
+    if (error) this.errors[slot]!++;
+    else this.requests[slot]!++;
+  }
+
+  recent(now: number): { requests: number; errors: number } {
+    const oldest = Math.floor((now - RECENT_WINDOW_MS) / BUCKET_MS);
+    let requests = 0;
+    let errors = 0;
+    for (let slot = 0; slot < BUCKETS; slot++) {
+      if (this.epochs[slot]! <= oldest) continue;
+      requests += this.requests[slot]! + this.errors[slot]!;
+      errors += this.errors[slot]!;
+    }
+    return { requests, errors };
+  }
+}
+
+/** Every deployment's breaker; one per process. */
+export class DeploymentHealth {
+  readonly #entries = new Map<string, Entry>();
+  readonly #settings: HealthSettings;
+  readonly #now: () => number;
+
+  constructor(settings: HealthSettings) {
+    this.#settings = settings;
+    this.#now = settings.now ?? Date.now;
+  }
+
+  #entry(id: string): Entry {
+    let entry = this.#entries.get(id);
+    if (entry === undefined) this.#entries.set(id, entry = new Entry());
+    // A cool-down that ended moves on when next looked at: no timer per deployment.
+    if (entry.state === "cooling" && this.#now() >= entry.coolUntil) {
+      entry.state = entry.probeAfter ? "probing" : "healthy";
+    }
+    return entry;
+  }
+
+  /** Whether a request may go to `id` now: healthy, or probing with no probe running. */
+  usable(id: string): boolean {
+    const entry = this.#entries.get(id) === undefined ? null : this.#entry(id);
+    if (entry === null || entry.state === "healthy") return true;
+    return entry.state === "probing" && !entry.probeInFlight;
+  }
+
+  /** Requests running on `id` (0 for one never called). */
+  inFlight(id: string): number {
+    return this.#entries.get(id)?.inFlight ?? 0;
+  }
+
+  /** When `id`'s cool-down ends (unix ms), or null when it is not cooling. */
+  cooldownUntil(id: string): number | null {
+    const entry = this.#entries.get(id) === undefined ? null : this.#entry(id);
+    return entry?.state === "cooling" ? entry.coolUntil : null;
+  }
+
+  /** Starts an attempt on `id`. */
+  begin(id: string): AttemptTicket {
+    const entry = this.#entry(id);
+    entry.inFlight++;
+    const probe = entry.state === "probing";
+    if (probe) entry.probeInFlight = true;
+    let over = false;
+    let answered = false;
+    const endProbe = () => {
+      if (probe) entry.probeInFlight = false;
+    };
+    return {
+      succeeded: () => {
+        if (over || answered) return;
+        answered = true;
+        entry.count(this.#now(), false);
+        entry.consecutive = 0;
+        if (entry.state === "probing") entry.state = "healthy";
+        endProbe();
+      },
+      failed: (error, coolForMs) => {
+        if (over) return;
+        entry.count(this.#now(), true);
+        entry.lastError = error;
+        entry.consecutive++;
+        this.#afterFailure(entry, coolForMs);
+        endProbe();
+      },
+      done: () => {
+        if (over) return;
+        over = true;
+        entry.inFlight--;
+        endProbe();
+      },
+    };
+  }
+
+  #afterFailure(entry: Entry, coolForMs: number | undefined): void {
+    const now = this.#now();
+    if (coolForMs !== undefined && coolForMs > 0) {
+      // The provider named when it takes traffic again: rest that long, no probe after it.
+      if (entry.state !== "cooling" || entry.coolUntil < now + coolForMs) {
+        entry.state = "cooling";
+        entry.coolUntil = now + coolForMs;
+        entry.probeAfter = false;
+      }
+      return;
+    }
+    if (entry.state === "probing" || entry.consecutive >= this.#settings.failures) {
+      entry.state = "cooling";
+      entry.coolUntil = Math.max(entry.coolUntil, now + this.#settings.cooldownMs);
+      entry.probeAfter = true;
+    }
+  }
+
+  /** `id`'s health for the admin view. */
+  view(id: string): HealthView {
+    const entry = this.#entry(id);
+    const recent = entry.recent(this.#now());
+    return {
+      state: entry.state,
+      inFlight: entry.inFlight,
+      consecutiveFailures: entry.consecutive,
+      recentRequests: recent.requests,
+      recentErrors: recent.errors,
+      cooldownUntil: entry.state === "cooling" ? entry.coolUntil : null,
+      lastError: entry.lastError,
+    };
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * The requests this process is running, for a graceful shutdown: on SIGTERM the gateway stops
+ * taking requests, lets these run to their end for a grace period, then ends the rest with the
+ * client protocol's terminal error (`main.ts` drives it; `Lifecycle` registers itself).
+ * @module
+ */
+import { GatewayError } from "../core/errors.ts";
+
+/** What a running request must do when the gateway can wait for it no longer. */
+export interface Drainable {
+  /** Ends the request now with `error`: a stream with the wire's terminal error, a request still
+   * waiting on its upstream with `error` as its response. */
+  shutDown(error: GatewayError): void;
+}
+
+/** The code of the error a request ended by a shutdown gets. */
+export const SHUTTING_DOWN = "gateway_shutting_down";
+
+/** The error a request gets when the gateway ends it, or refuses it, while shutting down. */
+export function shuttingDown(signal = "SIGTERM"): GatewayError {
+  return new GatewayError(
+    "unavailable",
+    503,
+    `gatehouse is shutting down (${signal}); the response is incomplete. Retry the request.`,
+    { code: SHUTTING_DOWN, headers: { "retry-after": "1" } },
+  );
+}
+
+/** The registry of running requests; one per process. */
+export class InFlight {
+  readonly #entries = new Set<Drainable>();
+  #draining = false;
+  #signal = "SIGTERM";
+  #whenEmpty: (() => void)[] = [];
+
+  /** True once a drain began: `/readyz` answers 503 and new model requests are refused. */
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** The signal that started the drain (for messages). */
+  get signal(): string {
+    return this.#signal;
+  }
+
+  /** Requests running. */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Registers a running request; the returned function removes it (call it once it settled). */
+  track(entry: Drainable): () => void {
+    this.#entries.add(entry);
+    return () => {
+      if (!this.#entries.delete(entry) || this.#entries.size > 0) return;
+      const waiting = this.#whenEmpty;
+      this.#whenEmpty = [];
+      for (const resolve of waiting) resolve();
+    };
+  }
+
+  /** Starts draining: waits until every running request settled or `graceMs` passed, then ends
+   * the ones still running. Resolves with how many were ended. */
+  async drain(graceMs: number, signal = "SIGTERM"): Promise<number> {
+    this.#draining = true;
+    this.#signal = signal;
+    if (this.#entries.size > 0) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const grace = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
+      const empty = new Promise<void>((resolve) => this.#whenEmpty.push(resolve));
+      await Promise.race([grace, empty]);
+      clearTimeout(timer);
+    }
+    return this.cutAll(signal);
+  }
+
+  /** Ends every running request at once (a second signal, or the grace period over). */
+  cutAll(signal = this.#signal): number {
+    this.#draining = true;
+    const running = [...this.#entries];
+    for (const entry of running) entry.shutDown(shuttingDown(signal));
+    return running.length;
+  }
+}

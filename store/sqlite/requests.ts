@@ -1,0 +1,154 @@
+/**
+ * The operator's list of requests: ledger rows over a window, newest first, narrowed by key,
+ * team, model, outcome or request id, each with its upstream calls (`attempt_log`).
+ *
+ * Unfiltered and model/outcome/request-id queries walk the `usage_time` index backwards and stop
+ * at the limit; a key's rows come through `usage_key_time`, already in time order.
+ * @module
+ */
+import type { DatabaseSync, StatementSync } from "node:sqlite";
+import {
+  ATTEMPT_RESULTS,
+  type AttemptRecord,
+  type AttemptResult,
+  type Outcome,
+  OUTCOMES,
+  type RequestQuery,
+  type RequestRow,
+  REQUESTS_LIMIT,
+} from "../store.ts";
+import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
+import type { UsageLedger } from "./usage.ts";
+
+const COLUMNS = [
+  "request_id",
+  "key_id",
+  "model",
+  "served_model",
+  "upstream",
+  "route",
+  "status",
+  "outcome",
+  "attempts",
+  "attempt_log",
+  "input_tokens",
+  "output_tokens",
+  "cost",
+  "latency_ms",
+  "first_byte_ms",
+  "stream",
+  "time",
+].join(", ");
+
+/** The row count a query asks for, within 1 to {@link REQUESTS_LIMIT}.max. */
+export function requestsLimit(limit: number | undefined): number {
+  const asked = Math.floor(limit ?? REQUESTS_LIMIT.default);
+  return Number.isFinite(asked) ? Math.min(REQUESTS_LIMIT.max, Math.max(1, asked)) : 1;
+}
+
+/** The SQL and arguments of a request listing (exported for the query-plan test). */
+export function requestsQuery(query: RequestQuery): { sql: string; args: (string | number)[] } {
+  const conditions = ["time >= ?", "time < ?"];
+  const args: (string | number)[] = [query.start, query.end];
+  const add = (condition: string, ...values: string[]) => {
+    conditions.push(condition);
+    args.push(...values);
+  };
+  if (query.keyId !== undefined) add("key_id = ?", query.keyId);
+  if (query.team !== undefined) {
+    add("key_id IN (SELECT id FROM api_keys WHERE team = ?)", query.team);
+  }
+  if (query.model !== undefined) add("(model = ? OR served_model = ?)", query.model, query.model);
+  if (query.outcome !== undefined) add("outcome = ?", query.outcome);
+  if (query.requestId !== undefined) add("request_id = ?", query.requestId);
+  args.push(requestsLimit(query.limit));
+  return {
+    sql: `SELECT ${COLUMNS} FROM usage WHERE ${conditions.join(" AND ")} ` +
+      "ORDER BY time DESC, id DESC LIMIT ?",
+    args,
+  };
+}
+
+function mismatch(what: string, value: unknown): Error {
+  return new Error(`store schema mismatch: ${what}, got ${JSON.stringify(value)}`);
+}
+
+function outcomeOf(value: string): Outcome {
+  const outcome = OUTCOMES.find((o) => o === value);
+  if (outcome === undefined) throw mismatch("usage.outcome should be an outcome", value);
+  return outcome;
+}
+
+function resultOf(value: unknown): AttemptResult | undefined {
+  return ATTEMPT_RESULTS.find((r) => r === value);
+}
+
+/** One `attempt_log` entry, its fields in their usual order. */
+function attemptOf(value: unknown): AttemptRecord {
+  const entry: Record<string, unknown> = typeof value === "object" && value !== null
+    ? { ...value }
+    : {};
+  const { deployment, provider, model, status, ms } = entry;
+  const result = resultOf(entry.result);
+  if (
+    typeof deployment === "string" && typeof provider === "string" &&
+    typeof model === "string" && typeof status === "number" && typeof ms === "number" &&
+    result !== undefined
+  ) return { deployment, provider, model, status, result, ms };
+  throw mismatch("an attempt_log entry should be an attempt", value);
+}
+
+/** The attempts of a row's `attempt_log` (none when NULL). */
+export function attemptLogOf(json: string | null): AttemptRecord[] {
+  if (json === null) return [];
+  const parsed: unknown = JSON.parse(json);
+  if (!Array.isArray(parsed)) throw mismatch("usage.attempt_log should be an array", parsed);
+  return parsed.map(attemptOf);
+}
+
+function toRequest(row: Row): RequestRow {
+  return {
+    requestId: text(row, "request_id"),
+    keyId: text(row, "key_id"),
+    model: text(row, "model"),
+    servedModel: text(row, "served_model"),
+    upstream: text(row, "upstream"),
+    route: text(row, "route"),
+    status: num(row, "status"),
+    outcome: outcomeOf(text(row, "outcome")),
+    attempts: num(row, "attempts"),
+    attemptLog: attemptLogOf(textOrNull(row, "attempt_log")),
+    inputTokens: num(row, "input_tokens"),
+    outputTokens: num(row, "output_tokens"),
+    cost: num(row, "cost"),
+    latencyMs: num(row, "latency_ms"),
+    firstByteMs: numOrNull(row, "first_byte_ms"),
+    stream: num(row, "stream") !== 0,
+    time: num(row, "time"),
+  };
+}
+
+/** Request listings, prepared on first use and kept per connection. */
+export class RequestLog {
+  readonly #db: DatabaseSync;
+  readonly #ledger: UsageLedger;
+  /** One statement per combination of filters (at most 32). */
+  readonly #statements = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync, ledger: UsageLedger) {
+    this.#db = db;
+    this.#ledger = ledger;
+  }
+
+  /** The rows `query` names, newest first. Writes the queued rows first. */
+  list(query: RequestQuery): RequestRow[] {
+    this.#ledger.flush();
+    const { sql, args } = requestsQuery(query);
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement.all(...args).map(toRequest);
+  }
+}
