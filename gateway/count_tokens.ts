@@ -14,6 +14,7 @@ import { passthrough } from "./passthrough.ts";
 import { withAttempts } from "./attempt_loop.ts";
 import { resolveModel } from "./resolve_model.ts";
 import { warningHeaders } from "./warnings.ts";
+import { GatewayError } from "../core/errors.ts";
 
 /** Handles a count request (`clientWire` is `anthropic_messages`). */
 export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promise<Response> {
@@ -24,26 +25,42 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
     if (admitted) await admitted;
     const exchange = { ...request, deps, model, life };
     // A model with an Anthropic deployment asks the provider (retried like any call); every
-    // other model is counted here.
+    // other model is counted here, and so is an Anthropic one whose every attempt failed (a
+    // count is an estimate the client plans with: a local one beats an error).
+    let providerFailed: GatewayError | null = null;
     if (model.deployments.some((d) => d.provider.kind === "anthropic")) {
       const anthropic = {
         ...model,
         fallbacks: [],
         deployments: model.deployments.filter((d) => d.provider.kind === "anthropic"),
       };
-      return await withAttempts(
-        { deps, life, signal: request.signal, model: anthropic, use: "count_tokens" },
-        (served) => {
-          const codec = upstreamCodec("anthropic_messages", { providerName: served.provider.name });
-          return passthrough({ ...exchange, model: served }, { ...codec, path: countTokensPath });
-        },
-      );
+      try {
+        return await withAttempts(
+          { deps, life, signal: request.signal, model: anthropic, use: "count_tokens" },
+          (served) => {
+            const codec = upstreamCodec("anthropic_messages", {
+              providerName: served.provider.name,
+            });
+            return passthrough({ ...exchange, model: served }, { ...codec, path: countTokensPath });
+          },
+        );
+      } catch (error) {
+        if (!(error instanceof GatewayError) || request.signal.aborted || life.shutdownError) {
+          throw error;
+        }
+        providerFailed = error;
+      }
     }
     const decoded = clientCodec("anthropic_messages").decodeRequest({
       max_tokens: 1,
       ...request.body,
     });
-    const headers = warningHeaders(decoded.warnings, exchange);
+    const warnings = providerFailed === null ? decoded.warnings : [...decoded.warnings, {
+      field: "model",
+      message: `Counted by gatehouse's tokenizer: the provider's count failed ` +
+        `(${providerFailed.message}).`,
+    }];
+    const headers = warningHeaders(warnings, exchange);
     headers.set("content-type", "application/json");
     life.answered(200);
     return new Response(JSON.stringify({ input_tokens: countRequestTokens(decoded.value) }), {

@@ -56,13 +56,14 @@ export async function translate(
   const provider = model.provider.name;
   const upstreamRequest: CoreRequest = { ...request, model: model.upstreamId };
   const encoded = upstream.encodeRequest(upstreamRequest);
-  const headers = warningHeaders([...warnings, ...encoded.warnings], exchange);
   const response = await attempt(deps, life, exchange.signal, {
     model,
     path: encoded.value.path,
     body: JSON.stringify(encoded.value.body),
     codec: upstream,
   });
+  // After the attempt: the headers name the model that answered (a fallback's, after one).
+  const headers = warningHeaders([...warnings, ...encoded.warnings], exchange);
   try {
     if (!response.ok) throw await readUpstreamError(response, upstream);
     const ctx = { clientModel: model.requested, request };

@@ -57,7 +57,23 @@ const UPSTREAM_CASES: Array<{ mode: Mode; status: number; outcome: Outcome }> = 
   { mode: "hang_headers", status: 504, outcome: "timeout" },
 ];
 
-for (const [path, body] of [[COUNT, countBody], [IMAGES, imageBody]] as const) {
+for (const c of UPSTREAM_CASES) {
+  Deno.test(`${COUNT}: upstream ${c.mode} → counted locally, said in a warning, one row`, async () => {
+    upstream.mode = c.mode;
+    resetHealth(harness);
+    const before = harness.rows.length;
+    const response = await post(COUNT, countBody);
+    assert.equal(response.status, 200);
+    assert.ok((await response.json()).input_tokens > 0);
+    assert.match(response.headers.get("x-gatehouse-warnings") ?? "", /provider's count failed/);
+    const row = await oneRow(harness.rows, before, "ok");
+    assert.equal(row.attempts, 1);
+    assert.notEqual(row.attemptLog?.[0]?.result, "ok");
+    assert.equal(row.cost, 0);
+  });
+}
+
+for (const [path, body] of [[IMAGES, imageBody]] as const) {
   for (const c of UPSTREAM_CASES) {
     Deno.test(`${path}: upstream ${c.mode} → ${c.status}, ${c.outcome}, one row`, async () => {
       upstream.mode = c.mode;
