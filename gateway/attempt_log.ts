@@ -70,7 +70,8 @@ export class AttemptLog {
     current.result = failure.result;
     current.status = failure.status;
     current.ms = Date.now() - this.#startedAt;
-    const coolFor = failure.status === 429 ? failure.retryAfterMs ?? undefined : undefined;
+    // A provider that says when to come back (429, often 503) is left alone until then.
+    const coolFor = failure.retryAfterMs ?? undefined;
     this.#ticket?.failed(`${failure.result}: ${failure.message}`.slice(0, 300), coolFor);
     this.#end();
     this.#log.warn("upstream attempt failed", {

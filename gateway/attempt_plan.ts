@@ -43,6 +43,8 @@ export class AttemptPlan {
   readonly #chain: ResolvedModel[];
   #index = 0;
   #triesOnModel = 0;
+  /** After a context overflow, only models with a larger window than this may be tried. */
+  #minWindow = 0;
   #failures = 0;
   /** The last failure per deployment in this request. */
   readonly #failed = new Map<string, AttemptFailed>();
@@ -69,7 +71,8 @@ export class AttemptPlan {
     for (;;) {
       const model = this.#modelAt(this.#index);
       if (model === null) return null;
-      if (this.#triesOnModel <= this.#options.retries) {
+      const fits = (model.contextWindow ?? 0) > this.#minWindow || this.#minWindow === 0;
+      if (fits && this.#triesOnModel <= this.#options.retries) {
         const planned = this.#pick(model);
         if (planned !== null) {
           this.#triesOnModel++;
@@ -99,17 +102,12 @@ export class AttemptPlan {
     return soonest === null ? null : Math.max(0, soonest - now);
   }
 
-  /** A context overflow: the first later fallback with a larger window, its own allowance. */
+  /** A context overflow: from here on only later fallbacks with a larger window. */
   #overflow(): PlannedAttempt | null {
-    const window = this.current.contextWindow ?? 0;
-    for (let i = this.#index + 1; this.#modelAt(i) !== null; i++) {
-      const model = this.#modelAt(i)!;
-      if ((model.contextWindow ?? 0) <= window) continue;
-      this.#index = i;
-      this.#triesOnModel = 0;
-      return this.next(null, null);
-    }
-    return null;
+    this.#minWindow = Math.max(this.#minWindow, this.current.contextWindow ?? 0);
+    this.#index++;
+    this.#triesOnModel = 0;
+    return this.next(null, null);
   }
 
   /** The chain's model `i` (the requested one, then fallbacks resolved as they are reached);
@@ -123,7 +121,7 @@ export class AttemptPlan {
       // Kept in the chain either way so positions stay stable; unusable ones have no
       // deployments to pick.
       const usable = fallback !== null && this.#options.serves(fallback);
-      this.#chain.push(usable ? fallback : { ...first, deployments: [], id });
+      this.#chain.push(usable ? fallback : { ...first, deployments: [], id, contextWindow: 0 });
     }
     return this.#chain[i]!;
   }
@@ -133,7 +131,11 @@ export class AttemptPlan {
     const fresh: ResolvedDeployment[] = [];
     const tried: ResolvedDeployment[] = [];
     for (const d of model.deployments) {
-      if (health.usable(d.id)) (this.#failed.has(d.id) ? tried : fresh).push(d);
+      if (!health.usable(d.id)) continue;
+      const failure = this.#failed.get(d.id);
+      if (failure === undefined) fresh.push(d);
+      // A provider that asked for a longer rest than the gateway waits is not called again.
+      else if ((failure.retryAfterMs ?? 0) <= MAX_HONOURED_RETRY_AFTER_MS) tried.push(d);
     }
     if (fresh.length > 0) return { model: boundTo(model, this.#choose(fresh)), waitMs: 0 };
     if (tried.length > 0) {

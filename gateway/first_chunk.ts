@@ -15,8 +15,37 @@ import { parseEventBlock } from "../sse/parse_sse.ts";
 import { AttemptFailed } from "./attempt_failure.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 
-/** Error events that say "not now" rather than "not this request". */
-const TRANSIENT = /overloaded|rate_limit|server_error|api_error|internal|unavailable/i;
+/** Error types and codes that say "not now" rather than "not this request" (matched against
+ * the type or code only: a message may quote anything, a tool name for one). */
+const TRANSIENT = /overloaded|rate_limit|server_error|api_error|internal|unavailable|timeout/i;
+
+/** The status an error event of `kind` would have had as an HTTP answer. */
+function statusOf(kind: string): number {
+  if (/overloaded/i.test(kind)) return 529;
+  if (/rate_limit/i.test(kind)) return 429;
+  return 500;
+}
+
+interface ErrorBody {
+  type?: unknown;
+  code?: unknown;
+}
+
+/** The error object of an error event: Anthropic's and chat's `error`, Responses'
+ * `response.error`. */
+function errorOf(data: string): { body: unknown; kind: string } | null {
+  let parsed: { error?: ErrorBody; response?: { error?: ErrorBody } };
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const error = parsed?.response?.error ?? parsed?.error;
+  if (error === undefined || error === null || typeof error !== "object") return null;
+  const kind = [error.type, error.code].filter((v) => typeof v === "string").join(" ");
+  // The codecs read an error body: Responses' event carries its error inside the response.
+  return { body: parsed.response?.error ? { error } : parsed, kind };
+}
 
 /** What the check needs of the attempt. */
 export interface FirstChunkCheck {
@@ -74,20 +103,13 @@ function errorEvent(chunk: Uint8Array, check: FirstChunkCheck): AttemptFailed | 
       if ((check.codec.outputTextOfEvent?.(event) ?? "") !== "") return null;
       continue;
     }
-    if (!TRANSIENT.test(event.data)) return null;
-    let body: unknown = event.data;
-    try {
-      const parsed = JSON.parse(event.data) as { response?: { error?: unknown } };
-      // Responses' `response.failed` carries its error inside the response object.
-      body = parsed.response?.error ? { error: parsed.response.error } : parsed;
-    } catch {
-      // The codec reads the text.
-    }
-    const status = /overloaded/i.test(event.data) ? 529 : 500;
+    const error = errorOf(event.data);
+    if (error === null || !TRANSIENT.test(error.kind)) return null;
+    const status = statusOf(error.kind);
     return new AttemptFailed(
       "error_event",
       200,
-      check.codec.decodeError(status, body, check.headers),
+      check.codec.decodeError(status, error.body, check.headers),
     );
   }
   return null;

@@ -136,12 +136,16 @@ export class DeploymentHealth {
   begin(id: string): AttemptTicket {
     const entry = this.#entry(id);
     entry.inFlight++;
-    const probe = entry.state === "probing";
+    // Whether this ticket holds the probe: released once, so a probe that answered long ago
+    // cannot end a later probe's turn when its stream finally ends.
+    let probe = entry.state === "probing";
     if (probe) entry.probeInFlight = true;
     let over = false;
     let answered = false;
     const endProbe = () => {
-      if (probe) entry.probeInFlight = false;
+      if (!probe) return;
+      probe = false;
+      entry.probeInFlight = false;
     };
     return {
       succeeded: () => {

@@ -32,7 +32,8 @@ export function backoffMs(n: number, random: () => number = Math.random): number
 /** The wait a provider asked for, ms: `retry-after-ms`, else `retry-after` in seconds or as an
  * HTTP date; null when it named none (or nonsense). */
 export function retryAfterMs(headers: HeaderReader, now = Date.now()): number | null {
-  const ms = Number(headers.get("retry-after-ms") ?? NaN);
+  const rawMs = headers.get("retry-after-ms")?.trim();
+  const ms = rawMs ? Number(rawMs) : NaN;
   if (Number.isFinite(ms) && ms >= 0) return Math.ceil(ms);
   const value = headers.get("retry-after");
   if (value === null || value.trim() === "") return null;
