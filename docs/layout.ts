@@ -37,6 +37,7 @@ export const NAV: { heading: string | null; items: NavItem[] }[] = [
     items: [
       { path: "/catalog", label: "Model catalog" },
       { path: "/keys", label: "Keys, limits and budgets" },
+      { path: "/reliability", label: "Reliability" },
       { path: "/errors", label: "Errors and troubleshooting" },
       { path: "/reference", label: "API reference" },
     ],

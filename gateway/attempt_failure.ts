@@ -57,8 +57,8 @@ export function finalError(failure: AttemptFailed, attempts: number): GatewayErr
   const { status, kind } = mapped(failure);
   const error = failure.error;
   if (attempts <= 1 && status === error.status && kind === error.kind) return error;
-  const tries = attempts === 1 ? "" : ` (the last of ${attempts} attempts)`;
-  return new GatewayError(kind, status, `${error.message}${tries}`, {
+  const tries = attempts <= 1 ? "" : `After ${attempts} attempts: `;
+  return new GatewayError(kind, status, `${tries}${error.message}`, {
     code: error.code,
     param: error.param,
     headers: error.headers,

@@ -156,7 +156,7 @@ Deno.test("finalError: the new error keeps code and param, and points at the fai
   assert.equal(error.code, "server_error");
   assert.equal(error.param, "x");
   assert.equal(error.cause, failure);
-  assert.equal(error.message, "boom (the last of 4 attempts)");
+  assert.equal(error.message, "After 4 attempts: boom");
 });
 
 Deno.test("noHealthyDeployment: 503 with retry-after in whole seconds, rounded up", () => {

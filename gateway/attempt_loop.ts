@@ -11,7 +11,7 @@ import { GatewayError, STREAM_INCOMPLETE } from "../core/errors.ts";
 import { AttemptFailed, finalError, noHealthyDeployment } from "./attempt_failure.ts";
 import { AttemptPlan } from "./attempt_plan.ts";
 import type { GatewayDeps } from "./exchange.ts";
-import type { Lifecycle } from "./lifecycle.ts";
+import { type Lifecycle, SERVED_MODEL_HEADER } from "./lifecycle.ts";
 import { canServe, type ModelUse } from "./resolve_model.ts";
 
 /** What the loop needs. */
@@ -43,7 +43,9 @@ export async function withAttempts(
     const next = plan.next(failure, failedOn?.deployment ?? null);
     if (next === null) {
       if (failure === null) throw noHealthyDeployment(ctx.model.id, plan.soonestRecovery());
-      throw finalError(failure, life.attempts);
+      const error = finalError(failure, life.attempts);
+      if (failedOn !== null) error.headers[SERVED_MODEL_HEADER] = failedOn.id;
+      throw error;
     }
     if (next.waitMs > 0) await pause(next.waitMs, signal, life);
     const before = life.attempts;

@@ -56,6 +56,11 @@ export interface FirstChunkCheck {
   headers: HeaderReader;
 }
 
+/** The failed attempt of a stream that came with no body at all. */
+export function emptyStream(provider: string): AttemptFailed {
+  return new AttemptFailed("cut", 200, streamIncomplete(provider, "its first event"));
+}
+
 /** Waits for `reader`'s first chunk; returns a reader that yields it first, or throws
  * {@link AttemptFailed} when the stream failed before it. */
 export async function firstChunk(
@@ -63,7 +68,9 @@ export async function firstChunk(
   check: FirstChunkCheck,
 ): Promise<ChunkReader<Uint8Array>> {
   const { life, provider } = check;
-  const first = await reader.read();
+  let first = await reader.read();
+  // A chunked body's first read may be empty: it says nothing yet.
+  while (first !== null && first.length === 0) first = await reader.read();
   if (first === null) {
     // A stream ended for silence names the timeout; one that broke off, the cut.
     const error: GatewayError = life.streamError ??

@@ -257,3 +257,14 @@ Deno.test("firstChunk: a Responses stream's response.failed first is a failed at
     assert.match(failure.message, /The model is overloaded right now/);
   });
 });
+
+Deno.test("firstChunk: empty reads before the first bytes say nothing yet", async () => {
+  await withLife(async (life) => {
+    const empty = fakeReader(["", "", MESSAGE_START]);
+    const check = checkOf(life, "anthropic_messages", "anthropic");
+    assert.deepEqual(await drain(await firstChunk(empty.reader, check)), [MESSAGE_START]);
+    const nothing = fakeReader(["", ""]);
+    const failure = await failureOf(firstChunk(nothing.reader, check));
+    assert.equal(failure.result, "cut");
+  });
+});

@@ -5,8 +5,8 @@
  *      ▲                                            ▲                            │
  *      └──────────────(the probe succeeds)──────────┼────────(the probe fails)───┘
  *
- * A 429 with `retry-after` cools a deployment for that long, then it is healthy again (the
- * provider said when it will take traffic; no probe is needed). A probing deployment takes one
+ * A retryable failure with `retry-after` (a 429, often a 503) cools a deployment for that long,
+ * then it is healthy again (the provider said when it will take traffic; no probe is needed). A probing deployment takes one
  * request at a time until one succeeds. In-flight counts, the recent error rate and the last
  * error are kept for routing (`attempt_plan.ts`), `/readyz` and `GET /admin/v1/deployments`.
  * @module

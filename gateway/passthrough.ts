@@ -23,7 +23,7 @@ import { meteredBody } from "./metered_body.ts";
 import { runMeter } from "./run_meter.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
-import { firstChunk } from "./first_chunk.ts";
+import { emptyStream, firstChunk } from "./first_chunk.ts";
 import { releaseBody } from "./upstream_fetch.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
@@ -85,7 +85,9 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
       if (value) headers.set(name, value);
     }
     const type = response.headers.get("content-type") ?? "";
-    const events = stream && type.includes("text/event-stream") ? bodyReaderOf(response) : null;
+    const sse = stream && type.includes("text/event-stream");
+    const events = sse ? bodyReaderOf(response) : null;
+    if (sse && events === null) throw emptyStream(model.provider.name);
     if (events) {
       for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
       const provider = model.provider.name;

@@ -16,7 +16,7 @@ import { chainSteps, stepStream } from "../core/step.ts";
 import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { attempt } from "./attempt.ts";
 import { upstreamStream } from "./idle_cutoff.ts";
-import { firstChunk } from "./first_chunk.ts";
+import { emptyStream, firstChunk } from "./first_chunk.ts";
 import { meteredBody } from "./metered_body.ts";
 import { watchParts } from "./watch_parts.ts";
 import { releaseBody } from "./upstream_fetch.ts";
@@ -79,7 +79,7 @@ export async function translate(
       const encode = client.encodeStream(ctx);
       // Taken last: once taken, the body is the stream stage's to cancel, not `releaseBody`'s.
       const taken = bodyReaderOf(response);
-      if (!taken) throw new Error("upstream stream has no body");
+      if (!taken) throw emptyStream(provider);
       // A connection that breaks mid-stream, or silence past the idle timeout, ends the body:
       // the decoder then reports the stream incomplete and the encoder writes the client
       // protocol's terminal error.

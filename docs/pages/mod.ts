@@ -12,6 +12,7 @@ import { keysPage } from "./keys.ts";
 import type { DocsPage } from "./page.ts";
 import { quickStartPage } from "./quick_start.ts";
 import { referencePage } from "./reference.ts";
+import { reliabilityPage } from "./reliability.ts";
 import { anthropicSdkPage, openaiSdkPage } from "./sdks.ts";
 
 export type { DocsPage } from "./page.ts";
@@ -29,6 +30,7 @@ export const PAGES: DocsPage[] = [
   anthropicSdkPage,
   catalogPage,
   keysPage,
+  reliabilityPage,
   errorsPage,
   referencePage,
 ];

@@ -70,8 +70,11 @@ const GATEWAY_CODES = new Set([
   "upstream_invalid_response",
   "upstream_unreachable",
   "upstream_timeout",
+  "upstream_connect_timeout",
   "upstream_error",
   "internal_error",
+  "gateway_shutting_down",
+  "no_healthy_deployment",
 ]);
 
 /** A gateway error → the `{code, message}` of a failed Responses response. */
