@@ -35,6 +35,10 @@ export function randomId(length = 24): string {
 /** The header that carries a request's id, both ways. */
 export const REQUEST_ID_HEADER = "x-request-id";
 
+/** The response header naming the catalog model that answered (differs from the requested one
+ * after a fallback). */
+export const SERVED_MODEL_HEADER = "x-gatehouse-served-model";
+
 /** A request id: the client's own when it sent a sane one, else a fresh `req_…`. */
 export function requestIdFrom(sent: string | null | undefined): string {
   return sent !== null && sent !== undefined && SANE_REQUEST_ID.test(sent)

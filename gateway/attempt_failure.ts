@@ -7,6 +7,7 @@
  */
 import { type ErrorKind, GatewayError } from "../core/errors.ts";
 import type { AttemptResult } from "../store/store.ts";
+import { SERVED_MODEL_HEADER } from "../core/ids.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 /** An attempt that failed before anything reached the client. */
@@ -64,6 +65,12 @@ export function finalError(failure: AttemptFailed, attempts: number): GatewayErr
     headers: error.headers,
     cause: failure,
   });
+}
+
+/** `error`, naming the model that answered (or was tried last) in `x-gatehouse-served-model`. */
+export function served(error: GatewayError, model: string): GatewayError {
+  error.headers[SERVED_MODEL_HEADER] = model;
+  return error;
 }
 
 /** The code of the refusal when every deployment that could serve a request is cooling down. */

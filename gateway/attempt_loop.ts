@@ -7,11 +7,11 @@
  * @module
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
-import { GatewayError, STREAM_INCOMPLETE } from "../core/errors.ts";
-import { AttemptFailed, finalError, noHealthyDeployment } from "./attempt_failure.ts";
+import { GatewayError, STREAM_IDLE_TIMEOUT, STREAM_INCOMPLETE } from "../core/errors.ts";
+import { AttemptFailed, finalError, noHealthyDeployment, served } from "./attempt_failure.ts";
 import { AttemptPlan } from "./attempt_plan.ts";
 import type { GatewayDeps } from "./exchange.ts";
-import { type Lifecycle, SERVED_MODEL_HEADER } from "./lifecycle.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 import { canServe, type ModelUse } from "./resolve_model.ts";
 
 /** What the loop needs. */
@@ -44,8 +44,7 @@ export async function withAttempts(
     if (next === null) {
       if (failure === null) throw noHealthyDeployment(ctx.model.id, plan.soonestRecovery());
       const error = finalError(failure, life.attempts);
-      if (failedOn !== null) error.headers[SERVED_MODEL_HEADER] = failedOn.id;
-      throw error;
+      throw failedOn === null ? error : served(error, failedOn.id);
     }
     if (next.waitMs > 0) await pause(next.waitMs, signal, life);
     const before = life.attempts;
@@ -83,9 +82,10 @@ function attemptFailure(
 ): AttemptFailed | null {
   if (signal.aborted || life.shutdownError !== null) return null;
   if (error instanceof AttemptFailed) return error;
-  // A whole body that broke off before its end: read before anything was sent.
-  if (error instanceof GatewayError && error.code === STREAM_INCOMPLETE && life.attempts > 0) {
-    return new AttemptFailed("cut", 200, error);
+  // A whole body that broke off or went silent before its end: read before anything was sent.
+  const code = error instanceof GatewayError ? error.code : null;
+  if ((code === STREAM_INCOMPLETE || code === STREAM_IDLE_TIMEOUT) && life.attempts > 0) {
+    return new AttemptFailed("cut", 200, error as GatewayError);
   }
   return null;
 }

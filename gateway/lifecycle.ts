@@ -13,7 +13,7 @@
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import type { Pricing } from "../catalog/schema.ts";
 import type { GatewayError } from "../core/errors.ts";
-import { randomId, REQUEST_ID_HEADER, requestIdFrom } from "../core/ids.ts";
+import { randomId, REQUEST_ID_HEADER, requestIdFrom, SERVED_MODEL_HEADER } from "../core/ids.ts";
 import { emptyUsage, type Usage } from "../core/response.ts";
 import type { Outcome, UsageRecord } from "../store/store.ts";
 import { type Admission, admitEverything } from "./admission.ts";
@@ -25,10 +25,6 @@ import { handOn } from "./settle.ts";
 import type { AttemptFailed } from "./attempt_failure.ts";
 import { AttemptLog } from "./attempt_log.ts";
 import { type Drainable, shuttingDown } from "./in_flight.ts";
-
-/** The response header naming the catalog model that answered (differs from the requested one
- * after a fallback). */
-export const SERVED_MODEL_HEADER = "x-gatehouse-served-model";
 
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own

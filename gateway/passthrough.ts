@@ -24,6 +24,7 @@ import { runMeter } from "./run_meter.ts";
 import { sseTapStep } from "./sse_tap.ts";
 import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_failure.ts";
 import { emptyStream, firstChunk } from "./first_chunk.ts";
+import { served } from "./attempt_failure.ts";
 import { releaseBody } from "./upstream_fetch.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
@@ -78,7 +79,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     codec,
   });
   try {
-    if (!response.ok) return await forwardError(response, codec, life);
+    if (!response.ok) return await forwardError(response, codec, life, model.id);
     const headers = life.responseHeaders();
     for (const name of KEEP_HEADERS) {
       const value = response.headers.get(name);
@@ -108,7 +109,12 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
       });
     }
     // The bytes go back as they came; only a decoded copy is parsed for usage.
-    const bytes = await readWholeBody(response, model.provider.name, f.signal);
+    const bytes = await readWholeBody(
+      response,
+      model.provider.name,
+      f.signal,
+      deps.config.streamIdleTimeoutMs,
+    );
     headers.set("content-type", type || "application/json");
     readBody(bytes, codec, life);
     life.answered(response.status);
@@ -189,9 +195,10 @@ async function forwardError(
   response: UpstreamResponse,
   codec: ForwardCodec,
   life: Lifecycle,
+  model: string,
 ): Promise<Response> {
   if (response.status === 401 || response.status === 403) {
-    throw await readUpstreamError(response, codec);
+    throw served(await readUpstreamError(response, codec), model);
   }
   const text = await readCappedText(response).catch(() => "");
   const headers = life.responseHeaders();

@@ -17,6 +17,7 @@ import { SSE_HEADERS } from "../sse/encode_sse.ts";
 import { attempt } from "./attempt.ts";
 import { upstreamStream } from "./idle_cutoff.ts";
 import { emptyStream, firstChunk } from "./first_chunk.ts";
+import { served } from "./attempt_failure.ts";
 import { meteredBody } from "./metered_body.ts";
 import { watchParts } from "./watch_parts.ts";
 import { releaseBody } from "./upstream_fetch.ts";
@@ -65,7 +66,7 @@ export async function translate(
   // After the attempt: the headers name the model that answered (a fallback's, after one).
   const headers = warningHeaders([...warnings, ...encoded.warnings], exchange);
   try {
-    if (!response.ok) throw await readUpstreamError(response, upstream);
+    if (!response.ok) throw served(await readUpstreamError(response, upstream), model.id);
     const ctx = { clientModel: model.requested, request };
 
     if (request.stream) {
@@ -106,7 +107,12 @@ export async function translate(
       });
     }
 
-    const bytes = await readWholeBody(response, provider, exchange.signal);
+    const bytes = await readWholeBody(
+      response,
+      provider,
+      exchange.signal,
+      deps.config.streamIdleTimeoutMs,
+    );
     const decoded = upstream.decodeResponse(
       upstreamJson(bytes, response.status, provider),
       upstreamRequest,

@@ -7,6 +7,9 @@ import { type GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { ForwardCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
 import type { HeaderReader } from "../core/header_reader.ts";
+import { bodyReaderOf } from "../http1/response.ts";
+import { deadline } from "./deadlines.ts";
+import { streamIdleTimeout } from "./idle_cutoff.ts";
 
 /** Error bodies are small; past this much, the rest is not read (nor held). */
 export const MAX_ERROR_BODY = 64 * 1024;
@@ -71,21 +74,41 @@ export function upstreamErrorOf(
   return codec.decodeError(status, body, headers);
 }
 
-/** A whole upstream body; a connection that breaks before its end is the provider's cut (the
- * client's own abort propagates as it is). */
+/** A whole upstream body; a connection that breaks before its end is the provider's cut, and
+ * one that sends nothing for `idleMs` is ended as a stream would be (the client's own abort
+ * propagates as it is). Read before anything reached the client: either is a failed attempt. */
 export async function readWholeBody(
   response: UpstreamResponse,
   provider: string,
   signal: AbortSignal,
+  idleMs: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
-  try {
-    return await response.bytes();
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw streamIncomplete(
-      provider,
-      "the end of its response body",
-      ` (${(error as Error).message})`,
-    );
+  const reader = bodyReaderOf(response);
+  if (reader === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  for (;;) {
+    let idle = false;
+    // The shared coarse timer: one slot per read, and most JSON bodies are one read.
+    const disarm = deadline(idleMs, () => {
+      idle = true;
+      reader.cancel(new Error("body idle timeout")).catch(() => {});
+    });
+    let chunk: Uint8Array | null;
+    try {
+      chunk = await reader.read();
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (idle) throw streamIdleTimeout(provider, idleMs);
+      throw streamIncomplete(
+        provider,
+        "the end of its response body",
+        ` (${(error as Error).message})`,
+      );
+    } finally {
+      disarm();
+    }
+    if (idle) throw streamIdleTimeout(provider, idleMs);
+    if (chunk === null) return concatBytes(chunks);
+    chunks.push(chunk);
   }
 }

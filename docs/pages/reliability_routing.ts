@@ -4,7 +4,7 @@
  * client and the ledger are told about the model that answered.
  * @module
  */
-import { SERVED_MODEL_HEADER } from "../../gateway/lifecycle.ts";
+import { SERVED_MODEL_HEADER } from "../../core/ids.ts";
 import { usd } from "../../governance/refusals.ts";
 import { code, html, type Part } from "../html.ts";
 import type { Site } from "../site.ts";
