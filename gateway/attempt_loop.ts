@@ -9,7 +9,7 @@
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import { GatewayError, STREAM_IDLE_TIMEOUT, STREAM_INCOMPLETE } from "../core/errors.ts";
 import { AttemptFailed, finalError, noHealthyDeployment, served } from "./attempt_failure.ts";
-import { AttemptPlan } from "./attempt_plan.ts";
+import { AttemptPlan, type PlannedAttempt } from "./attempt_plan.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { canServe, type ModelUse } from "./resolve_model.ts";
@@ -30,19 +30,27 @@ export async function withAttempts(
   ctx: AttemptContext,
   deliver: (model: ResolvedModel) => Promise<Response>,
 ): Promise<Response> {
-  const { deps, life, signal } = ctx;
-  const plan = new AttemptPlan(ctx.model, {
-    catalog: deps.catalog,
-    health: deps.health,
-    retries: deps.config.retries,
-    serves: (model) => canServe(deps.catalog, model, ctx.use),
-  });
-  let failure: AttemptFailed | null = null;
-  let failedOn: ResolvedModel | null = null;
-  for (;;) {
-    const next = plan.next(failure, failedOn?.deployment ?? null);
+  const { deps, life, signal, model } = ctx;
+  // The common case — one deployment, usable — calls it with no plan: a plan is made only once
+  // there is a choice to make, or a failure to plan around.
+  const direct = model.deployments.length === 1 && deps.health.usable(model.deployment.id);
+  let plan: AttemptPlan | null = null;
+  const planned = () =>
+    plan ??= new AttemptPlan(model, {
+      catalog: deps.catalog,
+      health: deps.health,
+      retries: deps.config.retries,
+      serves: (fallback) => canServe(deps.catalog, fallback, ctx.use),
+      triedFirst: direct,
+    });
+  let failure = null as AttemptFailed | null;
+  let failedOn = null as ResolvedModel | null;
+  for (let first = true;; first = false) {
+    const next: PlannedAttempt | null = first && direct
+      ? { model, waitMs: 0 }
+      : planned().next(failure, failedOn?.deployment ?? null);
     if (next === null) {
-      if (failure === null) throw noHealthyDeployment(ctx.model.id, plan.soonestRecovery());
+      if (failure === null) throw noHealthyDeployment(model.id, planned().soonestRecovery());
       const error = finalError(failure, life.attempts);
       throw failedOn === null ? error : served(error, failedOn.id);
     }
@@ -63,7 +71,7 @@ export async function withAttempts(
           model: next.model.id,
           error: error.message,
         });
-        plan.skipModel();
+        planned().skipModel();
         failedOn = null;
         continue;
       }

@@ -29,6 +29,8 @@ export interface PlanOptions {
   retries: number;
   /** Whether a fallback model can serve this request (its endpoint type, for one). */
   serves(model: ResolvedModel): boolean;
+  /** The requested model's bound deployment was already called (without a plan). */
+  triedFirst?: boolean;
   random?: () => number;
 }
 
@@ -54,6 +56,7 @@ export class AttemptPlan {
     this.#options = options;
     this.#random = options.random ?? Math.random;
     this.#chain = [model];
+    if (options.triedFirst) this.#triesOnModel = 1;
   }
 
   /** The model whose deployments are being tried. */

@@ -51,8 +51,9 @@ function errorOf(data: string): { body: unknown; kind: string } | null {
 export interface FirstChunkCheck {
   life: Lifecycle;
   provider: string;
-  ends: StreamEnds;
-  codec: Pick<ForwardCodec, "decodeError" | "outputTextOfEvent">;
+  /** The wire's codec: its error bodies, the text an event carries, and (made only when the
+   * chunk may hold an error) a watcher of how its streams end. */
+  codec: Pick<ForwardCodec, "decodeError" | "outputTextOfEvent"> & { streamEnds?(): StreamEnds };
   headers: HeaderReader;
 }
 
@@ -98,15 +99,25 @@ export async function firstChunk(
   };
 }
 
+const utf8 = new TextDecoder();
+
+/** Every wire's error event says "error" (Anthropic's `event: error`, chat's `{"error":`,
+ * Responses' `"error":` inside `response.failed`): a first chunk without the word, the usual
+ * case, is not parsed (it may hold the whole answer). */
+const ERROR_WORD = "error";
+
 /** The failure a transient error event among the chunk's complete events stands for. */
 function errorEvent(chunk: Uint8Array, check: FirstChunkCheck): AttemptFailed | null {
-  const text = new TextDecoder().decode(chunk);
+  if (check.codec.streamEnds === undefined) return null;
+  const text = utf8.decode(chunk);
+  if (!text.includes(ERROR_WORD)) return null;
+  const ends = check.codec.streamEnds();
   const blocks = text.split(/\r?\n\r?\n/);
   blocks.pop(); // the last piece may be an event cut by the chunk's end
   for (const block of blocks) {
     const event = parseEventBlock(block);
     if (event === null) continue;
-    if (check.ends.see(event) !== "error") {
+    if (ends.see(event) !== "error") {
       if ((check.codec.outputTextOfEvent?.(event) ?? "") !== "") return null;
       continue;
     }

@@ -54,7 +54,7 @@ async function withLife(body: (life: Lifecycle) => Promise<void>): Promise<void>
 /** The check for a stream of `wire` from `provider`. */
 function checkOf(life: Lifecycle, wire: Wire, provider: string) {
   const codec = upstreamCodec(wire, { providerName: provider });
-  return { life, provider, ends: codec.streamEnds(), codec, headers: new Headers() };
+  return { life, provider, codec, headers: new Headers() };
 }
 
 /** An SSE event block, blank line included. */

@@ -132,65 +132,6 @@ export class DeploymentHealth {
     return entry?.state === "cooling" ? entry.coolUntil : null;
   }
 
-  /** Starts an attempt on `id`. */
-  begin(id: string): AttemptTicket {
-    const entry = this.#entry(id);
-    entry.inFlight++;
-    // Whether this ticket holds the probe: released once, so a probe that answered long ago
-    // cannot end a later probe's turn when its stream finally ends.
-    let probe = entry.state === "probing";
-    if (probe) entry.probeInFlight = true;
-    let over = false;
-    let answered = false;
-    const endProbe = () => {
-      if (!probe) return;
-      probe = false;
-      entry.probeInFlight = false;
-    };
-    return {
-      succeeded: () => {
-        if (over || answered) return;
-        answered = true;
-        entry.count(this.#now(), false);
-        entry.consecutive = 0;
-        if (entry.state === "probing") entry.state = "healthy";
-        endProbe();
-      },
-      failed: (error, coolForMs) => {
-        if (over) return;
-        entry.count(this.#now(), true);
-        entry.lastError = error;
-        entry.consecutive++;
-        this.#afterFailure(entry, coolForMs);
-        endProbe();
-      },
-      done: () => {
-        if (over) return;
-        over = true;
-        entry.inFlight--;
-        endProbe();
-      },
-    };
-  }
-
-  #afterFailure(entry: Entry, coolForMs: number | undefined): void {
-    const now = this.#now();
-    if (coolForMs !== undefined && coolForMs > 0) {
-      // The provider named when it takes traffic again: rest that long, no probe after it.
-      if (entry.state !== "cooling" || entry.coolUntil < now + coolForMs) {
-        entry.state = "cooling";
-        entry.coolUntil = now + coolForMs;
-        entry.probeAfter = false;
-      }
-      return;
-    }
-    if (entry.state === "probing" || entry.consecutive >= this.#settings.failures) {
-      entry.state = "cooling";
-      entry.coolUntil = Math.max(entry.coolUntil, now + this.#settings.cooldownMs);
-      entry.probeAfter = true;
-    }
-  }
-
   /** `id`'s health for the admin view. */
   view(id: string): HealthView {
     const entry = this.#entry(id);
@@ -204,5 +145,88 @@ export class DeploymentHealth {
       cooldownUntil: entry.state === "cooling" ? entry.coolUntil : null,
       lastError: entry.lastError,
     };
+  }
+
+  /** Starts an attempt on `id`. */
+  begin(id: string): AttemptTicket {
+    return new Ticket(this.#entry(id), this.#now, this.#settings);
+  }
+}
+
+/** One attempt's hold on its deployment (a class, not closures: one is made per request). */
+class Ticket implements AttemptTicket {
+  readonly #entry: Entry;
+  readonly #now: () => number;
+  readonly #settings: HealthSettings;
+  /** Whether this ticket holds the probe: released once, so a probe that answered long ago
+   * cannot end a later probe's turn when its stream finally ends. */
+  #probe: boolean;
+  #over = false;
+  #answered = false;
+
+  constructor(entry: Entry, now: () => number, settings: HealthSettings) {
+    this.#entry = entry;
+    this.#now = now;
+    this.#settings = settings;
+    entry.inFlight++;
+    this.#probe = entry.state === "probing";
+    if (this.#probe) entry.probeInFlight = true;
+  }
+
+  succeeded(): void {
+    if (this.#over || this.#answered) return;
+    this.#answered = true;
+    const entry = this.#entry;
+    entry.count(this.#now(), false);
+    entry.consecutive = 0;
+    if (entry.state === "probing") entry.state = "healthy";
+    this.#endProbe();
+  }
+
+  failed(error: string, coolForMs?: number): void {
+    if (this.#over) return;
+    const entry = this.#entry;
+    entry.count(this.#now(), true);
+    entry.lastError = error;
+    entry.consecutive++;
+    afterFailure(entry, this.#now(), this.#settings, coolForMs);
+    this.#endProbe();
+  }
+
+  done(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#entry.inFlight--;
+    this.#endProbe();
+  }
+
+  #endProbe(): void {
+    if (!this.#probe) return;
+    this.#probe = false;
+    this.#entry.probeInFlight = false;
+  }
+}
+
+/** Where a failure leaves `entry`: cooling for the provider's retry-after, or after too many
+ * failures in a row (or a failed probe) for the configured cool-down. */
+function afterFailure(
+  entry: Entry,
+  now: number,
+  settings: HealthSettings,
+  coolForMs: number | undefined,
+): void {
+  if (coolForMs !== undefined && coolForMs > 0) {
+    // The provider named when it takes traffic again: rest that long, no probe after it.
+    if (entry.state !== "cooling" || entry.coolUntil < now + coolForMs) {
+      entry.state = "cooling";
+      entry.coolUntil = now + coolForMs;
+      entry.probeAfter = false;
+    }
+    return;
+  }
+  if (entry.state === "probing" || entry.consecutive >= settings.failures) {
+    entry.state = "cooling";
+    entry.coolUntil = Math.max(entry.coolUntil, now + settings.cooldownMs);
+    entry.probeAfter = true;
   }
 }

@@ -98,7 +98,6 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
       const body = await firstChunk(read, {
         life,
         provider,
-        ends: codec.streamEnds!(),
         codec,
         headers: response.headers,
       });

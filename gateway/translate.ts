@@ -90,7 +90,6 @@ export async function translate(
       const body = await firstChunk(read, {
         life,
         provider,
-        ends: upstream.streamEnds(),
         codec: upstream,
         headers: response.headers,
       });

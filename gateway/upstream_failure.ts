@@ -7,7 +7,7 @@ import { type GatewayError, streamIncomplete } from "../core/errors.ts";
 import type { ForwardCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
 import type { HeaderReader } from "../core/header_reader.ts";
-import { bodyReaderOf } from "../http1/response.ts";
+import { bodyReaderOf, Http1Response } from "../http1/response.ts";
 import { deadline } from "./deadlines.ts";
 import { streamIdleTimeout } from "./idle_cutoff.ts";
 
@@ -83,6 +83,9 @@ export async function readWholeBody(
   signal: AbortSignal,
   idleMs: number,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  // Most JSON answers came whole with their head: nothing to wait for.
+  const whole = response instanceof Http1Response ? response.takeWhole() : null;
+  if (whole !== null) return whole;
   const reader = bodyReaderOf(response);
   if (reader === null) return new Uint8Array(0);
   const chunks: Uint8Array[] = [];

@@ -100,6 +100,16 @@ export class Http1Response implements UpstreamResponse {
     }
   }
 
+  /** Takes the body when it arrived whole with the head (most JSON answers); null otherwise,
+   * leaving it to be read. */
+  takeWhole(): Uint8Array<ArrayBuffer> | null {
+    const body = this.#body;
+    if (this.#used || body.kind !== "whole") return null;
+    this.#used = true;
+    this.#body = { kind: "none" };
+    return body.bytes;
+  }
+
   /** Takes the body to read chunk by chunk; null when there is none. A body still on the
    * connection is read from it directly, without a stream. */
   reader(): ChunkReader<Uint8Array> | null {

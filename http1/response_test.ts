@@ -71,3 +71,19 @@ Deno.test("bodyReaderOf reads the runtime's own Response through its stream", as
   assert.deepEqual(chunks, ["a", "b"]);
   assert.equal(bodyReaderOf(new Response(null)), null);
 });
+
+Deno.test("Http1Response.takeWhole takes a body that came whole, and only such a body", async () => {
+  const whole = new Http1Response(
+    { status: 200, statusText: "OK", headers: new Headers() },
+    new TextEncoder().encode("{}") as Uint8Array<ArrayBuffer>,
+  );
+  assert.equal(new TextDecoder().decode(whole.takeWhole()!), "{}");
+  assert.equal(whole.bodyUsed, true);
+  assert.equal(whole.takeWhole(), null);
+  const streamed = new Http1Response(
+    { status: 200, statusText: "OK", headers: new Headers() },
+    new Response("{}").body as ReadableStream<Uint8Array<ArrayBuffer>>,
+  );
+  assert.equal(streamed.takeWhole(), null);
+  assert.equal(await streamed.text(), "{}");
+});

@@ -191,7 +191,7 @@ async function firstChunkFailure(first: string | null, idle = false) {
       read: () => Promise.resolve(chunks.shift() ?? null),
       cancel: () => Promise.resolve(),
     };
-    const check = { life, provider: "anthropic", ends: codec.streamEnds(), codec };
+    const check = { life, provider: "anthropic", codec };
     const error = await firstChunk(reader, { ...check, headers: new Headers() })
       .then(() => null, (e) => e);
     assert.ok(error instanceof AttemptFailed);
