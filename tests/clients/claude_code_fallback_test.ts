@@ -10,7 +10,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { clientTest, realClients, runClient } from "./real_clients.ts";
+import { clientTest, realClients } from "./real_clients.ts";
+import { runClaudeRead } from "./claude_run.ts";
 import {
   assertFellBack,
   CLAUDE,
@@ -65,21 +66,14 @@ async function fallsBackToGpt(claude: string, wire: OpenaiWire) {
   const rig = await startFallbackRig(wire);
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-fallback-" });
   try {
-    const secret = `the lighthouse keeper fell back-${crypto.randomUUID().slice(0, 8)}`;
-    const file = `${home}/notes.txt`;
-    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
-    const run = await runClient(claude, [
-      "-p",
-      `Read the file ${file} and tell me its first line.`,
-      "--allowedTools",
-      "Read",
-    ], {
-      HOME: home,
-      ANTHROPIC_BASE_URL: rig.url,
-      ANTHROPIC_AUTH_TOKEN: rig.h.key,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      ...SLOTS,
-    }, { cwd: home, timeoutMs: 90_000 });
+    const { run, secret } = await runClaudeRead(claude, {
+      home,
+      gatewayUrl: rig.url,
+      key: rig.h.key,
+      secretPrefix: "the lighthouse keeper fell back",
+      env: SLOTS,
+      timeoutMs: 90_000,
+    });
 
     assert.equal(run.code, 0, `claude exited ${run.code}: ${run.stderr}\n${run.stdout}`);
     // The scripted GPT model's answer, after it called Read and got the file back.

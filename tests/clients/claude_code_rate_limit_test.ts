@@ -11,7 +11,8 @@
  */
 import assert from "node:assert/strict";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
-import { clientTest, realClients, runClient } from "./real_clients.ts";
+import { clientTest, realClients } from "./real_clients.ts";
+import { runClaudeRead } from "./claude_run.ts";
 import { assertBackedOffOnce, startRateLimitRig } from "./rate_limit_rig.ts";
 
 /** Requests per minute: the filled window's size, and room for Claude Code's turns after it. */
@@ -33,20 +34,13 @@ async function backsOffAndFinishes(claude: string) {
   });
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-429-" });
   try {
-    const secret = `the lighthouse keeper waited-${crypto.randomUUID().slice(0, 8)}`;
-    const file = `${home}/notes.txt`;
-    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
-    const run = await runClient(claude, [
-      "-p",
-      `Read the file ${file} and tell me its first line.`,
-      "--allowedTools",
-      "Read",
-    ], {
-      HOME: home,
-      ANTHROPIC_BASE_URL: rig.url,
-      ANTHROPIC_AUTH_TOKEN: rig.key,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-    }, { cwd: home, timeoutMs: 60_000 });
+    const { run, secret } = await runClaudeRead(claude, {
+      home,
+      gatewayUrl: rig.url,
+      key: rig.key,
+      secretPrefix: "the lighthouse keeper waited",
+      timeoutMs: 60_000,
+    });
 
     assert.equal(
       rig.fillError,

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { listen, makeHarness, upstreamEnv } from "../harness.ts";
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
-import { clientTest, realClients, runClient } from "./real_clients.ts";
+import { clientTest, realClients } from "./real_clients.ts";
+import { runClaudeRead } from "./claude_run.ts";
 
 /** `slot` picks the remapped model: sonnet → the previous family (a chat upstream), opus → the
  * flagship tier (a Responses upstream). */
@@ -23,9 +24,6 @@ async function roundTrip(
   const server = listen(h);
   const home = await Deno.makeTempDir({ prefix: "gatehouse-claude-" });
   try {
-    const secret = `the lighthouse keeper is ${mode}-${crypto.randomUUID().slice(0, 8)}`;
-    const file = `${home}/notes.txt`;
-    await Deno.writeTextFile(file, `${secret}\nsecond line\n`);
     const defaults = h.deps.catalog.setupDefaults;
     const slots: Record<string, string> = mode === "remapped"
       ? {
@@ -36,18 +34,13 @@ async function roundTrip(
         ANTHROPIC_MODEL: slot,
       }
       : {};
-    const run = await runClient(claude, [
-      "-p",
-      `Read the file ${file} and tell me its first line.`,
-      "--allowedTools",
-      "Read",
-    ], {
-      HOME: home,
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_AUTH_TOKEN: h.key,
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-      ...slots,
-    }, { cwd: home });
+    const { run, secret } = await runClaudeRead(claude, {
+      home,
+      gatewayUrl: server.url,
+      key: h.key,
+      secretPrefix: `the lighthouse keeper is ${mode}`,
+      env: slots,
+    });
     const llmRequests = upstream.requests.filter((r) => r.method === "POST");
     assert.equal(
       run.code,
