@@ -90,12 +90,23 @@ async function failureOf(
   call: UpstreamCallSpec,
 ): Promise<AttemptFailed | UpstreamResponse> {
   const status = response.status;
-  const overflowMatters = call.model.fallbackOnContextOverflow && call.model.fallbacks.length > 0;
+  const { model } = call;
+  const overflowMatters = model.fallbackOnContextOverflow && model.fallbacks.length > 0;
   const retryable = isRetryableStatus(status);
-  if (!retryable && !(overflowMatters && (status === 400 || status === 413 || status === 422))) {
+  // A refused credential is this deployment's: worth trying another one, or a fallback.
+  const refused = (status === 401 || status === 403) &&
+    (model.deployments.length > 1 || model.fallbacks.length > 0);
+  if (
+    !retryable && !refused &&
+    !(overflowMatters && (status === 400 || status === 413 || status === 422))
+  ) {
     return response;
   }
   const text = await readCappedText(response).catch(() => "");
+  if (refused) {
+    const error = upstreamErrorOf(status, text, response.headers, call.codec);
+    return new AttemptFailed("credential_refused", status, error);
+  }
   if (retryable) {
     const error = upstreamErrorOf(status, text, response.headers, call.codec);
     return new AttemptFailed("retryable_status", status, error, retryAfterMs(response.headers));

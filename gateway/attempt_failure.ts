@@ -20,6 +20,8 @@ export class AttemptFailed extends Error {
   readonly error: GatewayError;
   /** The wait the provider asked for, ms, when it named one. */
   readonly retryAfterMs: number | null;
+  /** Whether the same deployment may be tried again (not after its credential was refused). */
+  readonly retrySame: boolean;
 
   constructor(
     result: AttemptFailed["result"],
@@ -28,6 +30,7 @@ export class AttemptFailed extends Error {
     retryAfterMs: number | null = null,
   ) {
     super(error.message, { cause: error });
+    this.retrySame = result !== "credential_refused";
     this.name = "AttemptFailed";
     this.result = result;
     this.status = status;

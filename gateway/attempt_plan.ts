@@ -137,8 +137,11 @@ export class AttemptPlan {
       if (!health.usable(d.id)) continue;
       const failure = this.#failed.get(d.id);
       if (failure === undefined) fresh.push(d);
-      // A provider that asked for a longer rest than the gateway waits is not called again.
-      else if ((failure.retryAfterMs ?? 0) <= MAX_HONOURED_RETRY_AFTER_MS) tried.push(d);
+      // A provider that asked for a longer rest than the gateway waits, or that refused the
+      // deployment's credential, is not called again.
+      else if (failure.retrySame && (failure.retryAfterMs ?? 0) <= MAX_HONOURED_RETRY_AFTER_MS) {
+        tried.push(d);
+      }
     }
     if (fresh.length > 0) return { model: boundTo(model, this.#choose(fresh)), waitMs: 0 };
     if (tried.length > 0) {

@@ -361,3 +361,19 @@ Deno.test("AttemptPlan: soonestRecovery is null when nothing is cooling", () => 
   const { plan } = planFor(model("gpt-5", ["a"]));
   assert.equal(plan.soonestRecovery(START), null);
 });
+
+Deno.test("AttemptPlan: a refused credential is never retried on its deployment", () => {
+  const error = upstreamError({
+    provider: "p",
+    status: 401,
+    message: "no",
+    headers: new Headers(),
+  });
+  const refused = new AttemptFailed("credential_refused", 401, error);
+  assert.equal(refused.retrySame, false);
+  const second = must(afterFirst(withFallback().plan, refused));
+  assert.equal(second.model.id, "claude", "straight to the fallback");
+  assert.equal(second.waitMs, 0);
+  const alone = planFor(model("gpt-5", ["a"])).plan;
+  assert.equal(afterFirst(alone, refused), null, "nothing else to try");
+});

@@ -87,6 +87,9 @@ export const ATTEMPT_RESULTS = [
   "ok",
   /** An error status that is retried (408, 429, 5xx, 529). */
   "retryable_status",
+  /** The provider refused the deployment's credential (401, 403): another deployment or a
+   * fallback is tried, never this one again in the request. */
+  "credential_refused",
   /** The connection could not be made (refused, reset, TLS, DNS). */
   "unreachable",
   "connect_timeout",

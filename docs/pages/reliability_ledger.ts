@@ -14,6 +14,10 @@ export const RESULTS: Record<AttemptResult, Part> = {
   fix included).`,
   retryable_status: html`The upstream answered a retryable status (the <code>status</code>
   field).`,
+  credential_refused: html`The provider refused the deployment's credential (<code>401</code>,
+  <code>403</code>): another deployment or a fallback was tried, never this one again in the
+  request. (A model with no other deployment and no fallback gives the client a
+  <code>502</code> naming the provider at once.)`,
   unreachable: html`No connection: refused, reset, a TLS or DNS failure.`,
   connect_timeout: html`The connection was not open within
   <code>GATEHOUSE_CONNECT_TIMEOUT_MS</code>.`,

@@ -149,7 +149,10 @@ export function retried(): Part {
       server error, unavailable, timeout (Anthropic's <code>overloaded_error</code> after a
       <code>200</code>, a Responses <code>response.failed</code>, a chat <code>{"error": …}</code>
       chunk);</li>
-      <li>a whole (non-streamed) answer whose body breaks off before its end.</li>
+      <li>a whole (non-streamed) answer whose body breaks off before its end;</li>
+      <li>a <code>401</code> or <code>403</code>: the provider refused that deployment's
+      credential, so another deployment or a fallback is tried (never the same one again). A
+      model with neither gives the client a <code>502</code> naming the provider at once.</li>
     </ul>
     <p>Not retried: any other <code>4xx</code> (the client's to fix; forwarded in its envelope as
     before), and anything once the response has started — a stream already delivering text that

@@ -128,6 +128,47 @@ Deno.test("a refused deployment: the next attempt goes to the model's other one 
   assert.ok(rig.b.requests[0]!.time - row.time < 200, "no backoff before another deployment");
 });
 
+Deno.test("a refused credential on one deployment: the other one at once, never the same again", async () => {
+  rig.reset();
+  rig.a.otherwise(status(401));
+  for (const wire of WIRES) {
+    for (let i = 0; i < 4; i++) {
+      const response = await rig.send(wire, "gpt-x");
+      assert.equal(response.status, 200, await response.clone().text());
+      const row = await rig.row(response);
+      const log = row.attemptLog?.map((a) => [a.deployment, a.status, a.result]);
+      if (log?.length === 2) {
+        assert.deepEqual(log, [
+          ["gpt-x@openai-a", 401, "credential_refused"],
+          ["gpt-x@openai-b", 200, "ok"],
+        ]);
+      } else assert.deepEqual(log, [["gpt-x@openai-b", 200, "ok"]]);
+    }
+  }
+  // Three refusals in a row cooled openai-a: the admin view says why.
+  assert.ok(rig.a.requests.length <= 3, `openai-a was asked ${rig.a.requests.length} times`);
+});
+
+Deno.test("a refused credential on the only deployment: the fallback; with none, a 502 at once", async () => {
+  rig.reset();
+  rig.claude.push(status(403));
+  const response = await rig.send("messages", "claude-x");
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get("x-gatehouse-served-model"), "gpt-x");
+  const row = await rig.row(response);
+  assert.deepEqual(row.attemptLog?.map((a) => [a.model, a.status, a.result]), [
+    ["claude-x", 403, "credential_refused"],
+    ["gpt-x", 200, "ok"],
+  ]);
+  rig.reset();
+  rig.claude.push(status(401));
+  const alone = await rig.send("messages", "claude-a");
+  assert.equal(alone.status, 502);
+  const error = envelopeOf("messages", await alone.json());
+  assert.match(error.message, /refused the gateway's credential/);
+  assert.equal(rig.claude.requests.length, 1, "not retried");
+});
+
 Deno.test("the model and its fallback both down: the last failure, in the client's envelope", async () => {
   rig.reset();
   rig.claude.otherwise(status(529));
