@@ -11,6 +11,9 @@ export interface Drainable {
   /** Ends the request now with `error`: a stream with the wire's terminal error, a request still
    * waiting on its upstream with `error` as its response. */
   shutDown(error: GatewayError): void;
+  /** Writes the request's ledger row now, as ended by the shutdown (its response could not
+   * finish in time: a client that does not read). Does nothing once it settled. */
+  settleNow(): void;
 }
 
 /** The code of the error a request ended by a shutdown gets. */
@@ -72,6 +75,14 @@ export class InFlight {
       clearTimeout(timer);
     }
     return this.cutAll(signal);
+  }
+
+  /** Settles every request still running (right before the store closes): no request a client
+   * saw answered is missing from the ledger. Returns how many there were. */
+  settleRemaining(): number {
+    const running = [...this.#entries];
+    for (const entry of running) entry.settleNow();
+    return running.length;
   }
 
   /** Ends every running request at once (a second signal, or the grace period over). */

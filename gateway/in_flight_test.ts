@@ -5,15 +5,20 @@ import { type Drainable, InFlight, SHUTTING_DOWN, shuttingDown } from "./in_flig
 /** A running request that records how it was ended; `settles` untracks it when ended. */
 function request(inflight: InFlight, options: { settles?: boolean } = {}) {
   const ended: GatewayError[] = [];
+  const settled = { now: 0 };
   let untrack = () => {};
   const entry: Drainable = {
     shutDown(error) {
       ended.push(error);
       if (options.settles) untrack();
     },
+    settleNow() {
+      settled.now++;
+      untrack();
+    },
   };
   untrack = inflight.track(entry);
-  return { ended, untrack: () => untrack() };
+  return { ended, settled, untrack: () => untrack() };
 }
 
 Deno.test("track counts a request until its untrack; a second untrack changes nothing", () => {
@@ -103,4 +108,15 @@ Deno.test("shuttingDown is a 503 asking for a retry", () => {
   assert.equal(error.status, 503);
   assert.equal(error.code, SHUTTING_DOWN);
   assert.match(error.message, /Retry the request/);
+});
+
+Deno.test("settleRemaining settles every request still running, and only those", () => {
+  const inflight = new InFlight();
+  const open = request(inflight);
+  const done = request(inflight);
+  done.untrack();
+  assert.equal(inflight.settleRemaining(), 1);
+  assert.equal(open.settled.now, 1);
+  assert.equal(done.settled.now, 0);
+  assert.equal(inflight.size, 0);
 });

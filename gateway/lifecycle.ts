@@ -200,6 +200,12 @@ export class Lifecycle implements Drainable {
     this.#cutUpstream?.();
   }
 
+  /** Settles now as ended by the shutdown (its response is still open at exit). */
+  settleNow(): void {
+    const error = this.#shutdown;
+    this.settle("shutdown", this.#stage === "deliver" ? 200 : error?.status ?? 503);
+  }
+
   /** Usage fields seen; later values win (streams report cumulative numbers). */
   add(usage: Partial<Usage>): void {
     for (const [field, value] of Object.entries(usage) as [keyof Usage, number | undefined][]) {

@@ -3,6 +3,7 @@ import { GatewayError } from "../core/errors.ts";
 import { chatRequestOf, makeHarness } from "../tests/harness.ts";
 import type { Admitter, Spent } from "./admission.ts";
 import { Lifecycle, withLifecycle } from "./lifecycle.ts";
+import { SHUTTING_DOWN, shuttingDown } from "./in_flight.ts";
 
 /** A lifecycle over a demo gateway whose admitter is `admitter`; rows as written. */
 async function setUp(admitter?: Admitter) {
@@ -149,6 +150,29 @@ Deno.test("Lifecycle: a metered stream that finished before its usage came is bi
     assert.equal(row.outcome, "ok", "the answer was complete");
     assert.deepEqual([row.inputTokens, row.outputTokens], [5, 2], "not zero");
     assert.ok(row.cost > 0);
+  } finally {
+    await harness.close();
+  }
+});
+
+Deno.test("Lifecycle: a shutdown ends it; settleNow records it then, once, as shutdown", async () => {
+  const { harness, request, model } = await setUp();
+  try {
+    const life = new Lifecycle(harness.deps, request, true);
+    life.resolved(model);
+    await life.admit();
+    life.attempting(model);
+    life.delivering(200);
+    assert.equal(harness.deps.inflight.size, 1);
+    life.shutDown(shuttingDown());
+    assert.equal(life.streamError?.code, SHUTTING_DOWN);
+    life.settleNow();
+    life.settleNow();
+    life.bodyEnded("end", 200);
+    assert.equal(harness.rows.length, 1);
+    assert.equal(harness.rows[0]!.outcome, "shutdown");
+    assert.equal(harness.rows[0]!.status, 200, "the client had its 200 and a terminal error");
+    assert.equal(harness.deps.inflight.size, 0);
   } finally {
     await harness.close();
   }

@@ -42,7 +42,7 @@ Deno.test("/readyz: 200 with every check ok", async () => {
 Deno.test("/readyz: 503 while draining, naming the shutdown", async () => {
   const h = await realHarness();
   try {
-    const untrack = h.deps.inflight.track({ shutDown: () => {} });
+    const untrack = h.deps.inflight.track({ shutDown: () => {}, settleNow: () => {} });
     const drained = h.deps.inflight.drain(10_000, "SIGTERM");
     const { status, body } = await readyz(h);
     assert.equal(status, 503);

@@ -71,8 +71,11 @@ export function gracefulShutdown(parts: ShutdownParts): Shutdown {
   let ending: Promise<void> | null = null;
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
-  const end = () =>
-    ending ??= parts.close().then(
+  const end = () => {
+    // A response still open now (a client that does not read) gets its row all the same.
+    const left = inflight.settleRemaining();
+    if (left > 0) log(`gatehouse: ${plural(left, "response")} still open; recorded as ended`);
+    return ending ??= parts.close().then(
       () => 0,
       (error) => {
         log(`gatehouse: closing failed: ${error instanceof Error ? error.message : error}`);
@@ -82,6 +85,7 @@ export function gracefulShutdown(parts: ShutdownParts): Shutdown {
       finish();
       parts.exit(code);
     });
+  };
 
   const drain = async (name: Deno.Signal) => {
     log(

@@ -152,12 +152,14 @@ export function shutdown(): Part {
       <q>${error.message}</q> Their outcome is <code>shutdown</code>; what was streamed is
       billed.</li>
       <li>The gateway waits up to ${duration(SETTLE_MS.afterDrain)} for those responses to reach
-      their clients and their rows to settle, closes the upstream connections and the store — which
-      writes every queued ledger row — and exits with status 0.</li>
+      their clients and their rows to settle; a response still open then (a client that does not
+      read) is recorded as ended by the shutdown, so every request a client saw answered is in the
+      ledger. It closes the upstream connections and the store — which writes every queued ledger
+      row — and exits with status 0.</li>
     </ol>
     <p>A second signal ends every request at once, waits up to ${duration(
       SETTLE_MS.afterSecondSignal,
-    )}, writes the ledger and exits 0. Give the orchestrator's grace period (Kubernetes'
+    )}, records what is still open, writes the ledger and exits 0. Give the orchestrator's grace period (Kubernetes'
     <code>terminationGracePeriodSeconds</code>) more than <code>GATEHOUSE_DRAIN_SECONDS</code> plus
     ${duration(SETTLE_MS.afterDrain)}, so the drain is not cut short by a SIGKILL.</p>
   `;
