@@ -128,14 +128,13 @@ const ANTHROPIC_FAILURES = {
   [`${CLAUDE}@anthropic-b`]: { provider: "anthropic-b", status: 529, result: "retryable_status" },
 } as const;
 
-/** Asserts `row` is a `/v1/messages` request for the Claude model that its GPT fallback
- * answered: one failed attempt on each Anthropic deployment (refused, 529; in either order: the
+/** Asserts `row` is a request on `route` for the Claude model that its GPT fallback answered: one failed attempt on each Anthropic deployment (refused, 529; in either order: the
  * pick among equals is random), then an `ok` one on `openai`. Holds for the first
  * GATEHOUSE_COOLDOWN_FAILURES (3) requests; after that the Anthropic deployments cool down and
  * are skipped. */
-export function assertFellBack(row: UsageRecord): void {
+export function assertFellBack(row: UsageRecord, route = "/v1/messages"): void {
   const trail = JSON.stringify(row);
-  assert.equal(row.route, "/v1/messages", trail);
+  assert.equal(row.route, route, trail);
   assert.equal(row.model, CLAUDE, trail);
   assert.equal(row.servedModel, GPT, trail);
   assert.equal(row.upstream, "openai", trail);
