@@ -5,6 +5,7 @@
  */
 import { CatalogError } from "./catalog_error.ts";
 import { semanticIssues } from "./check_semantics.ts";
+import { modelsByName } from "./check_fallbacks.ts";
 import {
   demoDeployment,
   demoUpstreamId,
@@ -50,7 +51,7 @@ export class Catalog {
   readonly #patterns: readonly PatternEntry[];
   /** Patterns ordered longest prefix first: the first match is the most specific. */
   readonly #patternsBySpecificity: readonly PatternEntry[];
-  readonly #byName = new Map<string, ModelEntry>();
+  readonly #byName: ReadonlyMap<string, ModelEntry>;
   readonly #providers = new Map<string, ResolvedProvider>();
   /** What routing may pick per model and pattern (`servingDeployments`), never empty. */
   readonly #serving = new Map<ModelEntry | PatternEntry, readonly ResolvedDeployment[]>();
@@ -68,10 +69,7 @@ export class Catalog {
     this.#patternsBySpecificity = [...frozen.patterns].sort((a, b) =>
       b.pattern.length - a.pattern.length
     );
-    for (const model of frozen.models) {
-      this.#byName.set(model.id, model);
-      for (const alias of model.aliases) this.#byName.set(alias, model);
-    }
+    this.#byName = modelsByName(frozen.models);
     if (!this.demo) {
       for (const [name, provider] of Object.entries(frozen.providers)) {
         this.#providers.set(name, resolveProvider(name, provider, env));

@@ -13,7 +13,13 @@ import { mockUpstream } from "../providers/mock/mock_upstream.ts";
 import { AttemptFailed } from "./attempt_failure.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { Lifecycle } from "./lifecycle.ts";
-import { isContextOverflow, isRetryableStatus, retryAfterMs } from "./retry_policy.ts";
+import {
+  isContextOverflow,
+  isRetryableStatus,
+  mayBeContextOverflow,
+  retryAfterMs,
+} from "./retry_policy.ts";
+import { RETRY_HEADERS } from "../protocols/upstream_error.ts";
 import { readCappedText, upstreamErrorOf } from "./upstream_failure.ts";
 import { CONNECT_TIMEOUT, UPSTREAM_TIMEOUT, upstreamFetch } from "./upstream_fetch.ts";
 
@@ -91,32 +97,24 @@ async function failureOf(
 ): Promise<AttemptFailed | UpstreamResponse> {
   const status = response.status;
   const { model } = call;
-  const overflowMatters = model.fallbackOnContextOverflow && model.fallbacks.length > 0;
   const retryable = isRetryableStatus(status);
   // A refused credential is this deployment's: worth trying another one, or a fallback.
   const refused = (status === 401 || status === 403) &&
     (model.deployments.length > 1 || model.fallbacks.length > 0);
-  if (
-    !retryable && !refused &&
-    !(overflowMatters && (status === 400 || status === 413 || status === 422))
-  ) {
-    return response;
-  }
+  const overflow = mayBeContextOverflow(status) && model.fallbackOnContextOverflow &&
+    model.fallbacks.length > 0;
+  if (!retryable && !refused && !overflow) return response;
   const text = await readCappedText(response).catch(() => "");
-  if (refused) {
-    const error = upstreamErrorOf(status, text, response.headers, call.codec);
-    return new AttemptFailed("credential_refused", status, error);
-  }
+  const error = () => upstreamErrorOf(status, text, response.headers, call.codec);
+  if (refused) return new AttemptFailed("credential_refused", status, error());
   if (retryable) {
-    const error = upstreamErrorOf(status, text, response.headers, call.codec);
-    return new AttemptFailed("retryable_status", status, error, retryAfterMs(response.headers));
+    return new AttemptFailed("retryable_status", status, error(), retryAfterMs(response.headers));
   }
   if (isContextOverflow(status, text)) {
-    const error = upstreamErrorOf(status, text, response.headers, call.codec);
-    return new AttemptFailed("context_overflow", status, error);
+    return new AttemptFailed("context_overflow", status, error());
   }
   const headers = new Headers();
-  for (const name of ["content-type", "retry-after", "retry-after-ms", "x-should-retry"]) {
+  for (const name of ["content-type", ...RETRY_HEADERS]) {
     const value = response.headers.get(name);
     if (value !== null) headers.set(name, value);
   }

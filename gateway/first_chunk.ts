@@ -7,7 +7,7 @@
  * @module
  */
 import type { ChunkReader } from "../core/chunk_reader.ts";
-import { type GatewayError, streamIncomplete } from "../core/errors.ts";
+import { streamIncomplete } from "../core/errors.ts";
 import type { HeaderReader } from "../core/header_reader.ts";
 import type { StreamEnds } from "../protocols/codec.ts";
 import type { ForwardCodec } from "../protocols/codec.ts";
@@ -74,10 +74,9 @@ export async function firstChunk(
   while (first !== null && first.length === 0) first = await reader.read();
   if (first === null) {
     // A stream ended for silence names the timeout; one that broke off, the cut.
-    const error: GatewayError = life.streamError ??
-      streamIncomplete(provider, "its first event");
     reader.cancel().catch(() => {});
-    throw new AttemptFailed("cut", 200, error);
+    const silent = life.streamError;
+    throw silent === null ? emptyStream(provider) : new AttemptFailed("cut", 200, silent);
   }
   const failure = errorEvent(first, check);
   if (failure !== null) {

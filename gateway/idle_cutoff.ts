@@ -32,6 +32,7 @@ export function idleCutoff<T>(
   reader: ChunkReader<T>,
   ms: number,
   onIdle: () => void,
+  onBreak: (error: unknown) => void = () => {},
 ): ChunkReader<T> {
   let waitingSince = 0;
   let over = false;
@@ -61,8 +62,10 @@ export function idleCutoff<T>(
         waitingSince = 0;
         if (chunk === null) stop();
         return over ? null : chunk;
-      } catch {
-        // A broken connection ends the body; the steps report the stream incomplete.
+      } catch (error) {
+        // A broken connection ends the body; the steps report the stream incomplete (a whole
+        // body's reader, which has no terminal event to miss, is told).
+        if (!over) onBreak(error);
         stop();
         reader.cancel().catch(() => {});
         return null;

@@ -50,7 +50,12 @@ export function retryAfterMs(headers: HeaderReader, now = Date.now()): number | 
 const CONTEXT_OVERFLOW =
   /context_length_exceeded|prompt is too long|exceeds? (the )?context (limit|window)|maximum context length/i;
 
+/** Whether an upstream status may say the request overflowed the context (its body tells). */
+export function mayBeContextOverflow(status: number): boolean {
+  return status === 400 || status === 413 || status === 422;
+}
+
 /** Whether an upstream error (status and body text) says the request overflowed the context. */
 export function isContextOverflow(status: number, body: string): boolean {
-  return (status === 400 || status === 413 || status === 422) && CONTEXT_OVERFLOW.test(body);
+  return mayBeContextOverflow(status) && CONTEXT_OVERFLOW.test(body);
 }

@@ -8,8 +8,7 @@ import type { ForwardCodec } from "../protocols/codec.ts";
 import type { UpstreamResponse } from "../http1/client.ts";
 import type { HeaderReader } from "../core/header_reader.ts";
 import { bodyReaderOf, Http1Response } from "../http1/response.ts";
-import { deadline } from "./deadlines.ts";
-import { streamIdleTimeout } from "./idle_cutoff.ts";
+import { idleCutoff, streamIdleTimeout } from "./idle_cutoff.ts";
 
 /** Error bodies are small; past this much, the rest is not read (nor held). */
 export const MAX_ERROR_BODY = 64 * 1024;
@@ -86,32 +85,22 @@ export async function readWholeBody(
   // Most JSON answers came whole with their head: nothing to wait for.
   const whole = response instanceof Http1Response ? response.takeWhole() : null;
   if (whole !== null) return whole;
-  const reader = bodyReaderOf(response);
-  if (reader === null) return new Uint8Array(0);
+  const source = bodyReaderOf(response);
+  if (source === null) return new Uint8Array(0);
+  let idle = false;
+  let broke: { error: unknown } | null = null;
+  const reader = idleCutoff(source, idleMs, () => idle = true, (error) => broke = { error });
   const chunks: Uint8Array[] = [];
-  for (;;) {
-    let idle = false;
-    // The shared coarse timer: one slot per read, and most JSON bodies are one read.
-    const disarm = deadline(idleMs, () => {
-      idle = true;
-      reader.cancel(new Error("body idle timeout")).catch(() => {});
-    });
-    let chunk: Uint8Array | null;
-    try {
-      chunk = await reader.read();
-    } catch (error) {
-      if (signal.aborted) throw error;
-      if (idle) throw streamIdleTimeout(provider, idleMs);
-      throw streamIncomplete(
-        provider,
-        "the end of its response body",
-        ` (${(error as Error).message})`,
-      );
-    } finally {
-      disarm();
-    }
-    if (idle) throw streamIdleTimeout(provider, idleMs);
-    if (chunk === null) return concatBytes(chunks);
+  for (let chunk = await reader.read(); chunk !== null; chunk = await reader.read()) {
     chunks.push(chunk);
   }
+  if (idle) throw streamIdleTimeout(provider, idleMs);
+  if (broke === null) return concatBytes(chunks);
+  const { error } = broke as { error: unknown };
+  if (signal.aborted) throw error;
+  throw streamIncomplete(
+    provider,
+    "the end of its response body",
+    ` (${(error as Error).message})`,
+  );
 }

@@ -6,7 +6,7 @@
 import type { ResolvedProvider } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
 import { deadline } from "./deadlines.ts";
-import type { UpstreamFetch, UpstreamResponse } from "../http1/client.ts";
+import { ConnectTimeoutError, type UpstreamFetch, type UpstreamResponse } from "../http1/client.ts";
 
 /** The Anthropic API version sent when the client named none. */
 export const DEFAULT_ANTHROPIC_VERSION = "2023-06-01";
@@ -105,7 +105,7 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
         { code: UPSTREAM_TIMEOUT },
       );
     }
-    if ((error as Error)?.name === "ConnectTimeoutError") {
+    if (error instanceof ConnectTimeoutError) {
       throw new GatewayError(
         "timeout",
         504,
