@@ -12,6 +12,7 @@ import type { LlmRequest } from "./handle_llm.ts";
 import { withLifecycle } from "./lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
 import { withAttempts } from "./attempt_loop.ts";
+import { boundTo } from "./attempt_plan.ts";
 import { resolveModel } from "./resolve_model.ts";
 import { warningHeaders } from "./warnings.ts";
 import { GatewayError } from "../core/errors.ts";
@@ -28,12 +29,10 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
     // other model is counted here, and so is an Anthropic one whose every attempt failed (a
     // count is an estimate the client plans with: a local one beats an error).
     let providerFailed: GatewayError | null = null;
-    if (model.deployments.some((d) => d.provider.kind === "anthropic")) {
-      const anthropic = {
-        ...model,
-        fallbacks: [],
-        deployments: model.deployments.filter((d) => d.provider.kind === "anthropic"),
-      };
+    const counting = model.deployments.filter((d) => d.provider.kind === "anthropic");
+    if (counting.length > 0) {
+      // Bound to an Anthropic deployment: the model's first one may be another provider's.
+      const anthropic = { ...boundTo(model, counting[0]!), fallbacks: [], deployments: counting };
       try {
         return await withAttempts(
           { deps, life, signal: request.signal, model: anthropic, use: "count_tokens" },
