@@ -1,0 +1,112 @@
+/**
+ * Which limits a gateway process runs: shared through Redis (with failover) when a Redis URL
+ * is configured; shared with the other worker threads through a MessagePort to the main
+ * thread's `MemoryLimits` when a port is given; else the in-process `Governor`.
+ * @module
+ */
+import { Redis } from "ioredis";
+import type { Admitter } from "../../gateway/admission.ts";
+import type { Logger } from "../../gateway/exchange.ts";
+import type { Store } from "../../store/store.ts";
+import { Governor } from "../governor.ts";
+import { FailoverLimits, type LimitsState, type OnRedisDown } from "./failover.ts";
+
+export type { LimitsState };
+import { PortLimits } from "./port_limits.ts";
+import { SharedGovernor } from "./shared_governor.ts";
+
+/** Milliseconds a Redis command may take before the admission treats Redis as down. */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/** How {@link createLimits} chooses. */
+export interface LimitsOptions {
+  redisUrl?: string;
+  onRedisDown: OnRedisDown;
+  store: Pick<Store, "spend">;
+  log: Logger;
+  now?: () => number;
+  port?: MessagePort;
+  /** Redis key prefix (`gatehouse:` by default). */
+  prefix?: string;
+  leaseMs?: number;
+}
+
+/** The admitter with its state and its end. */
+export interface Limits {
+  admitter: Admitter;
+  state(): LimitsState;
+  close(): Promise<void>;
+}
+
+/** `host:port` of a Redis URL, without user or password. */
+export function redisTarget(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || "6379"}`;
+}
+
+/** See the module doc. */
+export function createLimits(options: LimitsOptions): Limits {
+  const since = (options.now ?? Date.now)();
+  if (options.redisUrl !== undefined && options.redisUrl !== "") {
+    const redis = new Redis(options.redisUrl, {
+      // Fail at once while disconnected, and soon on a dead connection: never hang admission.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    });
+    const failover = new FailoverLimits({
+      redis,
+      target: redisTarget(options.redisUrl),
+      onRedisDown: options.onRedisDown,
+      store: options.store,
+      log: options.log,
+      now: options.now,
+      prefix: options.prefix,
+      leaseMs: options.leaseMs,
+    });
+    return {
+      admitter: failover,
+      state: () => failover.state(),
+      close: async () => {
+        failover.close();
+        await redis.quit().catch(() => redis.disconnect());
+      },
+    };
+  }
+  if (options.port !== undefined) {
+    const backend = new PortLimits(options.port);
+    const governor = new SharedGovernor({
+      backend,
+      store: options.store,
+      now: options.now,
+      leaseMs: options.leaseMs,
+    });
+    const state: LimitsState = {
+      backend: "memory",
+      shared: true,
+      since,
+      detail: "limits shared by this process's worker threads (the main thread's memory)",
+    };
+    return {
+      admitter: governor,
+      state: () => state,
+      close: () => {
+        governor.close();
+        backend.close();
+        return Promise.resolve();
+      },
+    };
+  }
+  const state: LimitsState = {
+    backend: "local",
+    shared: false,
+    since,
+    detail: "limits counted in this process's memory",
+  };
+  return {
+    admitter: new Governor({ store: options.store, now: options.now }),
+    state: () => state,
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,209 @@
+/**
+ * {@link RedisLimits}: the limits backend over Redis (ioredis), so every gateway instance on one
+ * Redis enforces the same windows, in-flight counts and budgets. Each admission, release and
+ * budget flow update is ONE round trip: an atomic Lua script (`redis_scripts.ts`, sent by
+ * EVALSHA, loaded again on NOSCRIPT by ioredis's `defineCommand`). Lease renewals of a
+ * process's live holds are one pipelined round trip per heartbeat.
+ *
+ * The time is the calling process's clock (`now` in every call), so instances need clocks in
+ * step (NTP); a window entry is never recorded before the newest one already there.
+ * @module
+ */
+import type { Redis } from "ioredis";
+import type {
+  AdmitCall,
+  AdmitReply,
+  FlowCall,
+  FlowReply,
+  HeldScope,
+  LimitsBackend,
+  Refused,
+  ReleaseCall,
+  RenewCall,
+  ScopeFigures,
+  ScopeId,
+} from "./backend.ts";
+import { ADMIT, FLOW, RELEASE } from "./redis_scripts.ts";
+
+/** The prefix of every key unless told otherwise. */
+export const DEFAULT_PREFIX = "gatehouse:";
+/** A budget's settled spend unused this long is dropped from Redis (and reloaded from the
+ * ledger when next needed). */
+export const SPENT_TTL_MS = 10 * 60_000;
+
+type Arg = string | number;
+type Script = (...args: Arg[]) => Promise<string | number>;
+interface Scripted {
+  gatehouseAdmit: Script;
+  gatehouseRelease: Script;
+  gatehouseFlow: Script;
+}
+
+/** How a {@link RedisLimits} is built. */
+export interface RedisLimitsOptions {
+  /** A client made with `enableOfflineQueue: false` and a short command timeout, so a call
+   * fails fast while Redis is down (the failover depends on it). */
+  redis: Redis;
+  /** Prepended to every key (tests isolate themselves with a random one). */
+  prefix?: string;
+}
+
+interface RawReply {
+  load?: number[];
+  r?: [Refused["check"], number, number];
+  o?: number[] | Record<string, never>;
+  f?: number[][];
+}
+
+/** The field of a budget period in a scope's `spent` hash. */
+const fieldOf = (budget: { period: string; start: number } | null | undefined) =>
+  budget ? `${budget.period}:${budget.start}` : "";
+
+function figuresOf(raw: number[][] | undefined): ScopeFigures[] {
+  return (raw ?? []).map((f) => {
+    const [inFlight = 0, count = -1, rpmReset = 0, used = -1, tpmReset = 0] = f;
+    const [settled = -1, held = 0, holds = 0] = f.slice(5);
+    return {
+      inFlight,
+      requests: count < 0 ? null : { count, resetAt: rpmReset },
+      tokens: used < 0 ? null : { used, resetAt: tpmReset },
+      budget: settled < 0 ? null : { settled, held, holds },
+    };
+  });
+}
+
+function refusedOf([check, scope, wait]: [Refused["check"], number, number]): Refused {
+  switch (check) {
+    case "budget":
+    case "parallel":
+      return { check, scope };
+    case "rpm":
+      return { check, scope, waitMs: wait };
+    case "tpm":
+      return { check, scope, waitMs: wait < 0 ? Infinity : wait };
+  }
+}
+
+/** Shared limits in Redis; see the module doc and `redis_scripts.ts` for the key layout. */
+export class RedisLimits implements LimitsBackend {
+  readonly #redis: Redis;
+  readonly #scripts: Scripted;
+  readonly #prefix: string;
+
+  /** Limits kept by `options.redis` under `options.prefix`. */
+  constructor(options: RedisLimitsOptions) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.#redis.defineCommand("gatehouseAdmit", { lua: ADMIT });
+    this.#redis.defineCommand("gatehouseRelease", { lua: RELEASE });
+    this.#redis.defineCommand("gatehouseFlow", { lua: FLOW });
+    this.#scripts = this.#redis as unknown as Scripted;
+  }
+
+  /** One round trip: checks every limit of key and team and takes the holds. */
+  async admit(call: AdmitCall): Promise<AdmitReply> {
+    const args: Arg[] = [call.scopes.length * 6];
+    for (const scope of call.scopes) this.#keys(scope, args);
+    args.push(
+      call.now,
+      call.requestId,
+      call.leaseMs,
+      call.tokens ?? -1,
+      String(call.reservation),
+      call.scopes.length,
+      call.peek ? "1" : "0",
+      SPENT_TTL_MS,
+    );
+    for (const scope of call.scopes) {
+      const budget = scope.budget;
+      args.push(
+        scope.rpm ?? -1,
+        scope.tpm ?? -1,
+        scope.maxParallel ?? -1,
+        budget ? String(budget.usd) : -1,
+        fieldOf(budget),
+        budget?.loaded === undefined ? "" : String(budget.loaded),
+      );
+    }
+    const raw = JSON.parse(String(await this.#scripts.gatehouseAdmit(...args))) as RawReply;
+    if (raw.load !== undefined) return { kind: "load", scopes: raw.load };
+    const figures = figuresOf(raw.f);
+    if (raw.r !== undefined) return { kind: "refused", refused: refusedOf(raw.r), figures };
+    const others = Array.isArray(raw.o) ? raw.o.map((o) => o < 0 ? null : o) : [];
+    return { kind: "admitted", figures, others };
+  }
+
+  /** One round trip: ends the hold, settles the tpm entry and adds the cost to settled. */
+  async release(call: ReleaseCall): Promise<void> {
+    const args = this.#heldArgs(call.scopes);
+    args.push(
+      call.now,
+      call.requestId,
+      Math.round(call.tokens),
+      String(call.cost),
+      call.scopes.length,
+      SPENT_TTL_MS,
+    );
+    for (const scope of call.scopes) args.push(scope.tpm ? "1" : "0", fieldOf(scope.budget));
+    await this.#scripts.gatehouseRelease(...args);
+  }
+
+  /** One round trip: raises the hold to the spend so far; answers everyone else's. */
+  async flow(call: FlowCall): Promise<FlowReply> {
+    const args = this.#heldArgs(call.scopes);
+    args.push(call.now, call.requestId, String(call.actual), call.scopes.length, SPENT_TTL_MS);
+    for (const scope of call.scopes) args.push(fieldOf(scope.budget));
+    const raw = JSON.parse(String(await this.#scripts.gatehouseFlow(...args))) as number[] | object;
+    const others = Array.isArray(raw) ? raw : [];
+    return { others: others.map((o: number) => o < 0 ? null : o) };
+  }
+
+  /** One pipelined round trip: every live hold's lease extended (a hold already expired stays
+   * gone: ZADD XX). */
+  async renew(call: RenewCall): Promise<void> {
+    if (call.holds.length === 0) return;
+    const pipeline = this.#redis.pipeline();
+    const expiry = call.now + call.leaseMs;
+    const ttl = call.leaseMs + 60_000;
+    for (const hold of call.holds) {
+      for (const scope of hold.scopes) {
+        const base = this.#base(scope);
+        pipeline.zadd(`${base}live`, "XX", expiry, hold.requestId);
+        pipeline.pexpire(`${base}live`, ttl);
+        pipeline.pexpire(`${base}held`, ttl);
+      }
+    }
+    const results = await pipeline.exec();
+    const failed = results?.find(([error]) => error !== null);
+    if (failed) throw failed[0];
+  }
+
+  /** Deletes the settled spend of `scopes` (reloaded from the ledger at their next admission). */
+  async forget(scopes: ScopeId[]): Promise<void> {
+    if (scopes.length === 0) return;
+    await this.#redis.del(...scopes.map((scope) => `${this.#base(scope)}spent`));
+  }
+
+  #base(scope: ScopeId): string {
+    return `${this.#prefix}${scope.kind}:${scope.id}:`;
+  }
+
+  /** Appends the six keys of `scope` (the layout of `redis_scripts.ts`). */
+  #keys(scope: ScopeId, args: Arg[]): void {
+    const base = this.#base(scope);
+    args.push(
+      `${base}rpm`,
+      `${base}tpm`,
+      `${base}tpmt`,
+      `${base}live`,
+      `${base}held`,
+      `${base}spent`,
+    );
+  }
+
+  #heldArgs(scopes: HeldScope[]): Arg[] {
+    const args: Arg[] = [scopes.length * 6];
+    for (const scope of scopes) this.#keys(scope, args);
+    return args;
+  }
+}
