@@ -1,23 +1,22 @@
 /**
- * Start-up only: read the configuration, open the store, load the catalog, build the app,
- * listen, and drain on SIGTERM/SIGINT.
+ * Start-up only: read the settings, open and prepare the store, then serve — in this thread, or
+ * with `--workers N` (`GATEHOUSE_WORKERS`) in N worker threads on one port — and drain on
+ * SIGTERM/SIGINT.
  *
- *   deno task start          serve the catalog's providers
- *   deno task demo           serve every catalog model from the built-in mock provider
+ *   deno task start                 serve the catalog's providers
+ *   deno task start --workers 4     the same on 4 worker threads
+ *   deno task demo                  serve every catalog model from the built-in mock provider
  * @module
  */
-import { createApp } from "./app.ts";
 import { loadCatalog } from "./catalog/load.ts";
 import { readGatewayConfig } from "./gateway/config.ts";
-import { createUpstreamClient } from "./gateway/upstream_client.ts";
 import { consoleLogger } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
-import { startDocsServer } from "./docs/mod.ts";
-import { keepDeadlineTimer } from "./gateway/deadlines.ts";
-import { Governor } from "./governance/governor.ts";
-import { DeploymentHealth } from "./gateway/health.ts";
-import { InFlight } from "./gateway/in_flight.ts";
-import { gracefulShutdown } from "./gateway/shutdown.ts";
+import { readClusterSettings } from "./cluster/settings.ts";
+import { checkSoleInstance, createFirstKey } from "./cluster/prepare_store.ts";
+import { startInstance } from "./cluster/start_instance.ts";
+import { startWorkers } from "./cluster/workers.ts";
+import { startupLine } from "./cluster/startup_line.ts";
 
 const env = (name: string) => Deno.env.get(name);
 
@@ -26,10 +25,10 @@ async function main(args: string[]): Promise<void> {
   const port = Number(env("PORT") ?? 8080);
   const hostname = env("HOST") ?? "0.0.0.0";
   const log = consoleLogger({ quiet: env("GATEHOUSE_QUIET") === "1" });
+  const settings = readClusterSettings(env, args);
   const config = readGatewayConfig(env);
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
-  const dbPath = env("GATEHOUSE_DB") ?? "./data/gatehouse.db";
-  const store = await openStore(dbPath);
+  const store = await openStore(settings.database);
 
   if (demo) {
     console.log(
@@ -41,73 +40,48 @@ async function main(args: string[]): Promise<void> {
         "  Set one of them and restart, or run `deno task demo` to try gatehouse with the built-in mock provider.",
     );
   }
-  if (await store.countKeys() === 0) {
-    // The first key belongs to whoever runs the gateway: an admin key, so the admin API works
-    // from the start (it may call every model route too).
-    const { key, record } = await store.createKey({ name: "first key", admin: true });
-    console.log(
-      `\nNo API keys existed, so an admin key was created (id ${record.id}). It is shown once; store it now:\n\n    ${key}\n\n` +
-        "It may call the admin API (/admin/v1) and every model. Give people their own keys: " +
-        "`deno task keys create --name NAME [--rpm N] [--budget-usd X] ...`, " +
-        "`deno task keys list`, `deno task keys revoke ID`.\n",
-    );
-  }
+  await createFirstKey(store, (text) => console.log(text));
+  const warning = await checkSoleInstance(store, settings);
+  if (warning !== null) log.warn(warning);
+  const announce = (address: { hostname: string; port: number }, limits: { detail: string }) =>
+    console.log(startupLine({ address, settings, store, limits, listed: catalog.listed().length }));
 
-  const upstream = createUpstreamClient(config.upstreamClient);
-  if (config.upstreamClient === "fetch") {
-    console.log(
-      "gatehouse: provider calls use the runtime's fetch (GATEHOUSE_UPSTREAM_CLIENT=fetch, or a " +
-        "proxy variable such as HTTPS_PROXY is set): it honours the proxy, at lower stream throughput.",
-    );
+  if (settings.workers === 1) {
+    const instance = await startInstance({
+      env,
+      settings,
+      config,
+      catalog,
+      store,
+      log,
+      worker: 0,
+      hostname,
+      port,
+      docs: true,
+      onListen: announce,
+      exit: (code) => Deno.exit(code),
+    });
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(signal, () => instance.signal(signal));
+    }
+    await instance.done;
+    return;
   }
-  // Key and team policies: limits counted in this process, budgets' settled spend from the store.
-  const admitter = new Governor({ store });
-  const health = new DeploymentHealth({
-    cooldownMs: config.cooldownMs,
-    failures: config.cooldownFailures,
-  });
-  const inflight = new InFlight();
-  const app = createApp({
-    catalog,
-    store,
-    config,
-    fetch: upstream.fetch,
-    log,
-    admitter,
-    health,
-    inflight,
-  });
-  keepDeadlineTimer();
-  // The docs host (DOCS_PORT, default 8081; "off" disables it) starts first: a bad address
-  // setting stops the start before the API listens.
-  const docs = await startDocsServer({ gateway: app, catalog, env, hostname, apiPort: port });
-  const server = Deno.serve({
-    port,
+  const workers = await startWorkers({
+    settings,
+    args,
     hostname,
-    onListen: ({ hostname, port }) => {
-      const shown = hostname === "0.0.0.0" ? "127.0.0.1" : hostname;
-      console.log(
-        `gatehouse listening on http://${shown}:${port} (store ${dbPath}, models listed: ${catalog.listed().length})`,
-      );
-    },
-  }, app.fetch);
-
-  const shutdown = gracefulShutdown({
-    inflight,
-    drainMs: config.drainMs,
-    listeners: [server, docs],
-    close: async () => {
-      upstream.close();
-      // Writes the ledger rows still queued.
-      await store.close();
-    },
+    port,
+    onListen: announce,
     log: (line) => console.log(line),
-    exit: (code) => Deno.exit(code),
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => shutdown.signal(signal));
+    Deno.addSignalListener(signal, () => workers.signal(signal));
   }
-  await shutdown.done;
+  const code = await workers.done;
+  // This thread's connection holds the one-instance lock on Postgres; closing releases it.
+  await store.close();
+  Deno.exit(code);
 }
 
 if (import.meta.main) {

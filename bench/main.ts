@@ -20,6 +20,12 @@
  *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
  *                                         --concurrency=1 profiles one request at a time;
  *                                         --target=policied uses the key under every policy)
+ *   deno task bench --only=scale          the scale-out bench (issue #17, `scale/main.ts`): the
+ *                                         real main.ts as a process under wrk at c=32, 1 and 2
+ *                                         workers on SQLite and on Postgres + Redis with every
+ *                                         policy, Redis commands per request, ledger rows/s;
+ *                                         writes bench/results/scale.json (--seconds=10,
+ *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
  * @module
  */
 import { measureAll } from "./measure.ts";
@@ -34,7 +40,8 @@ import {
   TARGETS,
 } from "./report.ts";
 import type { Scenario } from "./scenarios.ts";
-import { parseSettings } from "./settings.ts";
+import { isScaleRun, parseSettings } from "./settings.ts";
+import { runScale } from "./scale/main.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
 
@@ -75,6 +82,7 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
 }
 
 async function main(): Promise<number> {
+  if (isScaleRun(Deno.args)) return await runScale(Deno.args);
   const settings = parseSettings(Deno.args);
   if (settings.profile) {
     return await profileScenario(

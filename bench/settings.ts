@@ -4,6 +4,14 @@
  */
 import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
 
+/** The `--only` value that runs the scale-out bench instead (`scale/main.ts`, issue #17). */
+export const SCALE_GROUP = "scale";
+
+/** Whether the arguments ask for the scale-out bench (`--only=scale`). */
+export function isScaleRun(args: readonly string[]): boolean {
+  return args.includes(`--only=${SCALE_GROUP}`);
+}
+
 /** The `--only` group that runs just the policy-cost comparison (issue #15). */
 export const POLICIES_GROUP = "policies";
 /** The scenarios the comparison covers. */

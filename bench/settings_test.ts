@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  isScaleRun,
   parseSettings,
   POLICY_ROUNDS,
   POLICY_SCENARIOS,
@@ -47,4 +48,10 @@ Deno.test("parseSettings: --target picks the profiled key", () => {
   assert.equal(policied.profileTarget, "policied");
   assert.equal(policied.profile?.id, "chat-json");
   assert.throws(() => parseSettings(["--target=proxy"]), /--target/);
+});
+
+Deno.test("isScaleRun: --only=scale alone picks the scale-out bench", () => {
+  assert.equal(isScaleRun(["--only=scale", "--seconds=5"]), true);
+  assert.equal(isScaleRun(["--only=policies"]), false);
+  assert.equal(isScaleRun([]), false);
 });

@@ -7,6 +7,7 @@
 import { GatewayError } from "../core/errors.ts";
 import { openStore } from "../store/open_store.ts";
 import type { Store } from "../store/store.ts";
+import { DEFAULT_DB_PATH, redactUrl, storeLocation } from "../cluster/settings.ts";
 
 /** Where a CLI reads its settings and writes its output. */
 export interface CliIo {
@@ -15,8 +16,7 @@ export interface CliIo {
   env: { get(name: string): string | undefined };
 }
 
-/** The database used when `GATEHOUSE_DB` is unset. */
-export const DEFAULT_DB_PATH = "./data/gatehouse.db";
+export { DEFAULT_DB_PATH };
 
 /** A bad argument or value: exit 2, the message on stderr (followed by the usage text when
  * `showUsage`). */
@@ -28,7 +28,7 @@ export class UsageError extends Error {
 }
 
 /**
- * Opens the store named by `GATEHOUSE_DB` and runs `work` with it; the exit code. A
+ * Opens the store named by `DATABASE_URL` or `GATEHOUSE_DB` (the gateway's own choice) and runs `work` with it; the exit code. A
  * `UsageError` or a 400 from the shared admin operations is 2, any other failure 1; `flagOf`
  * turns a 400's field into the flag that set it.
  */
@@ -38,10 +38,12 @@ export async function withStore(
   flagOf: (field: string) => string | null,
   work: (store: Store, dbPath: string) => Promise<number>,
 ): Promise<number> {
-  const dbPath = io.env.get("GATEHOUSE_DB") ?? DEFAULT_DB_PATH;
+  const location = storeLocation((name) => io.env.get(name));
+  // A Postgres URL may carry a password: what the CLI prints of it never does.
+  const dbPath = /^postgres(?:ql)?:/i.test(location) ? redactUrl(location) : location;
   let store;
   try {
-    store = await openStore(dbPath);
+    store = await openStore(location);
   } catch (error) {
     io.stderr(`error: ${messageOf(error)}\n`);
     return 1;

@@ -72,6 +72,7 @@ POLICY (each optional; a key's team's policy applies as well):
   --expires WHEN          30d, 12h, 90m, 2027-01-01, an RFC 3339 time or unix seconds
 
 Environment:
+  DATABASE_URL   postgres://... URL of a Postgres store (wins over GATEHOUSE_DB)
   GATEHOUSE_DB   SQLite database path (default ${DEFAULT_DB_PATH})
 `;
 

@@ -63,6 +63,7 @@ POLICY (each optional; it applies to every key of the team, on top of the key's 
 Keys join a team with: deno task keys create --name NAME --team ID (or keys update ID --team).
 
 Environment:
+  DATABASE_URL   postgres://... URL of a Postgres store (wins over GATEHOUSE_DB)
   GATEHOUSE_DB   SQLite database path (default ${DEFAULT_DB_PATH})
 `;
 

@@ -75,7 +75,7 @@ export function parseSize(text: string): number | null {
 }
 
 /** Reads one variable from the environment. */
-type Env = (name: string) => string | undefined;
+export type Env = (name: string) => string | undefined;
 
 /** The variable as a non-negative (or positive) number, `fallback` when unset or empty; throws an
  * Error naming the variable otherwise. */
@@ -91,7 +91,7 @@ function readNumber(env: Env, name: string, fallback: number, positive = false):
 
 /** The variable as a non-negative (or positive) integer written in digits, `fallback` when unset
  * or empty; throws an Error naming the variable otherwise. */
-function readInteger(env: Env, name: string, fallback: number, positive = false): number {
+export function readInteger(env: Env, name: string, fallback: number, positive = false): number {
   const raw = env(name);
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);

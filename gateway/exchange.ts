@@ -2,6 +2,7 @@
  * The state of one language-model request as it moves through the gateway.
  * @module
  */
+import type { LimitsView } from "./readiness.ts";
 import type { UpstreamFetch } from "../http1/client.ts";
 import type { Catalog, ResolvedModel } from "../catalog/catalog.ts";
 import type { Wire } from "../core/request.ts";
@@ -28,6 +29,8 @@ export interface GatewayDeps {
   log: Logger;
   /** The admit stage's limits; none (admit everything) when absent. */
   admitter?: Admitter;
+  /** Where limits are counted now, for `/readyz` (absent: in this process, always ready). */
+  limits?: () => LimitsView;
   /** Each deployment's breaker (routing, `/readyz`, the admin view). */
   health: DeploymentHealth;
   /** The requests running, for a graceful shutdown. */

@@ -11,12 +11,24 @@ import type { GatewayDeps } from "./exchange.ts";
 /** The readiness verdict. `reasons` names each failing check (empty when ready). */
 export interface Readiness {
   ready: boolean;
-  checks: { store: string; deployments: string };
+  checks: { store: string; deployments: string; limits: string };
   reasons: string[];
 }
 
+/** Where limits are counted now, as the limits report it. */
+export interface LimitsView {
+  /** E.g. `shared (redis://127.0.0.1:6379)`, `local: Redis unreachable since …`. */
+  detail: string;
+  /** False while model requests are refused because limits cannot be counted (Redis down with
+   * `GATEHOUSE_LIMITS_ON_REDIS_DOWN=reject`). */
+  ready: boolean;
+}
+
 /** What readiness looks at. */
-export type ReadinessDeps = Pick<GatewayDeps, "store" | "catalog" | "health" | "inflight">;
+export type ReadinessDeps = Pick<
+  GatewayDeps,
+  "store" | "catalog" | "health" | "inflight" | "limits"
+>;
 
 /** Checks the store, the drain and the deployments' health. */
 export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
@@ -38,9 +50,11 @@ export async function readiness(deps: ReadinessDeps): Promise<Readiness> {
   }
   const deployments = deploymentsCheck(deps);
   reasons.push(...deployments.reasons);
+  const limits = deps.limits?.() ?? { detail: "in process", ready: true };
+  if (!limits.ready) reasons.push(`limits: ${limits.detail}`);
   return {
     ready: reasons.length === 0,
-    checks: { store, deployments: deployments.check },
+    checks: { store, deployments: deployments.check, limits: limits.detail },
     reasons,
   };
 }

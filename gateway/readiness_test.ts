@@ -32,7 +32,7 @@ Deno.test("/readyz: 200 with every check ok", async () => {
   try {
     assert.deepEqual(await readyz(h), {
       status: 200,
-      body: { status: "ok", checks: { store: "ok", deployments: "ok" } },
+      body: { status: "ok", checks: { store: "ok", deployments: "ok", limits: "in process" } },
     });
   } finally {
     await h.close();
@@ -113,7 +113,7 @@ Deno.test("readiness: the demo's mock deployments are always usable", async () =
     for (const id of listedIds(h)) cool(h, id, 60_000);
     assert.deepEqual(await readiness(h.deps), {
       ready: true,
-      checks: { store: "ok", deployments: "ok" },
+      checks: { store: "ok", deployments: "ok", limits: "in process" },
       reasons: [],
     });
   } finally {
@@ -130,4 +130,21 @@ Deno.test("/readyz: 503 naming the store's error when the store fails", async ()
   assert.notEqual(body.checks.store, "ok");
   assert.equal(body.checks.deployments, "ok");
   assert.deepEqual(body.reasons, [`store: ${body.checks.store}`]);
+});
+
+Deno.test("readiness: limits that refuse (Redis down, reject mode) make the process not ready", async () => {
+  const h = await makeHarness({ clock });
+  try {
+    const detail = "refusing: Redis at redis://127.0.0.1:6379 is unreachable";
+    const verdict = await readiness({ ...h.deps, limits: () => ({ detail, ready: false }) });
+    assert.equal(verdict.ready, false);
+    assert.equal(verdict.checks.limits, detail);
+    assert.deepEqual(verdict.reasons, [`limits: ${detail}`]);
+    const local = "local: Redis at redis://127.0.0.1:6379 unreachable since 12:00:00Z";
+    const open = await readiness({ ...h.deps, limits: () => ({ detail: local, ready: true }) });
+    assert.equal(open.ready, true);
+    assert.equal(open.checks.limits, local);
+  } finally {
+    await h.close();
+  }
 });

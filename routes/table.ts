@@ -43,6 +43,11 @@ const ReadinessSchema = z.object({
     deployments: z.string().openapi({
       description: "`ok` while a deployment of a listed model (or pattern) can take a request.",
     }),
+    limits: z.string().openapi({
+      description: "Where rate limits, requests in flight and budgets are counted: `in process`, " +
+        "shared between workers, shared through Redis, or counted locally while Redis is " +
+        "unreachable (not ready only when GATEHOUSE_LIMITS_ON_REDIS_DOWN=reject refuses).",
+    }),
   }),
   reasons: z.array(z.string()).optional().openapi({
     description: "Why not ready (503 only): the store's error, `shutting down: …`, each " +

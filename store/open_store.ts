@@ -1,31 +1,35 @@
 /**
- * Picks the `Store` implementation for a `GATEHOUSE_DB` value.
+ * Picks the `Store` implementation for a `DATABASE_URL` / `GATEHOUSE_DB` value.
  * @module
  */
 import type { Store } from "./store.ts";
 import { openSqliteStore } from "./sqlite/sqlite_store.ts";
+import { openPostgresStore, type StoreLogger } from "./postgres/postgres_store.ts";
+import { isPostgresUrl } from "./postgres/database_url.ts";
 
-const POSTGRES_URL = /^postgres(?:ql)?:\/\//i;
+/** Options for {@link openStore}. */
+export interface OpenStoreOptions {
+  /** The clock, in unix milliseconds. Tests pass a fake one. */
+  now?: () => number;
+  /** Where a Postgres store reports ledger outages (default: the console). */
+  log?: StoreLogger;
+}
 
 /**
- * Opens the store named by `url`: a SQLite file path (its directory is created if missing) or
- * `:memory:`. `postgres://` URLs are recognised and refused with a clear message: the `Store`
- * interface is built for a Postgres implementation, which this build does not include yet.
+ * Opens the store named by `url`: a `postgres://` (or `postgresql://`) URL opens the Postgres
+ * store, migrating the database first; anything else is a SQLite file path (its directory is
+ * created if missing) or `:memory:`.
  */
-export function openStore(url: string): Promise<Store> {
+export function openStore(url: string, options: OpenStoreOptions = {}): Promise<Store> {
   try {
     if (url.trim() === "") {
       throw new Error(
-        "GATEHOUSE_DB is empty; set it to a SQLite file path such as ./data/gatehouse.db",
+        "the database setting is empty; set DATABASE_URL or GATEHOUSE_DB to a postgres:// URL " +
+          "or a SQLite file path such as ./data/gatehouse.db",
       );
     }
-    if (POSTGRES_URL.test(url)) {
-      throw new Error(
-        "the Postgres store is not implemented yet; GATEHOUSE_DB must be a SQLite file path " +
-          "(for example ./data/gatehouse.db) or :memory: for now",
-      );
-    }
-    return Promise.resolve(openSqliteStore(url));
+    if (isPostgresUrl(url)) return openPostgresStore(url.trim(), options);
+    return Promise.resolve(openSqliteStore(url, { now: options.now }));
   } catch (error) {
     return Promise.reject(error);
   }

@@ -263,6 +263,11 @@ export interface StoredResponse {
  * Key and team changes made through any store on the same database (another process: the CLI,
  * another instance) are seen by `checkKey` within one second. */
 export interface Store {
+  /** Which implementation this is. */
+  readonly kind: "sqlite" | "postgres";
+  /** Where the store is, for the start-up line: never a password or other secret (SQLite: the
+   * file path; Postgres: `postgres://host:port/database`). */
+  describe(): string;
   /** Creates a key (a bare name: no policy); returns the record and the full secret, which is
    * never stored. Throws when the named team does not exist. */
   createKey(key: string | NewKey): Promise<{ record: KeyRecord; key: string }>;
@@ -281,6 +286,12 @@ export interface Store {
   checkKey(presented: string): Promise<KeyCheck>;
   /** The live record of a presented key, or null ({@link checkKey} without the reason). */
   verifyKey(presented: string): Promise<KeyRecord | null>;
+  /** Forgets every verified key now, so the next check of each reads the database (another
+   * instance said keys changed). */
+  forgetVerifiedKeys(): void;
+  /** Calls `listener` after every committed key or team change made through this store object
+   * (not other ones); returns the unsubscribe. */
+  onKeysChanged(listener: () => void): () => void;
   countKeys(): Promise<number>;
   /** Creates a team; throws when the id is taken or malformed. */
   createTeam(id: string, policy: Policy): Promise<TeamRecord>;

@@ -34,6 +34,8 @@ export interface LimitsOptions {
 /** The admitter with its state and its end. */
 export interface Limits {
   admitter: Admitter;
+  /** Resolves once the limits' backend can be used, or after `timeoutMs` when it cannot. */
+  ready(timeoutMs: number): Promise<void>;
   state(): LimitsState;
   close(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export function createLimits(options: LimitsOptions): Limits {
     });
     return {
       admitter: failover,
+      ready: (timeoutMs) => failover.ready(timeoutMs),
       state: () => failover.state(),
       close: async () => {
         failover.close();
@@ -90,6 +93,7 @@ export function createLimits(options: LimitsOptions): Limits {
     };
     return {
       admitter: governor,
+      ready: () => Promise.resolve(),
       state: () => state,
       close: () => {
         governor.close();
@@ -106,6 +110,7 @@ export function createLimits(options: LimitsOptions): Limits {
   };
   return {
     admitter: new Governor({ store: options.store, now: options.now }),
+    ready: () => Promise.resolve(),
     state: () => state,
     close: () => Promise.resolve(),
   };

@@ -109,6 +109,23 @@ export class FailoverLimits implements Admitter {
     return this.#localGovernor().status(key);
   }
 
+  /** Resolves once Redis is ready, or after `timeoutMs` (whichever comes first), so a start-up
+   * reports where limits are really counted. */
+  ready(timeoutMs: number): Promise<void> {
+    if (this.#up) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#options.redis.off("ready", ready);
+        resolve();
+      };
+      // "ready" listeners run in order: this one after the rejoin's start, so wait a turn.
+      const ready = () => setTimeout(done, 0);
+      const timer = setTimeout(done, timeoutMs);
+      this.#options.redis.on("ready", ready);
+    });
+  }
+
   /** Where the limits stand. */
   state(): LimitsState {
     const target = this.#options.target;

@@ -11,14 +11,20 @@ import { generateApiKey, generateApiKeyFor, matchStoredHashes, parseKeyId } from
 import { keyVerdict } from "../key_verdict.ts";
 import { VerifiedKeys } from "../verified_keys.ts";
 import { KeyTable } from "./keys.ts";
-import { TEAM_ID_PATTERN, TeamTable } from "./teams.ts";
+import { TeamTable } from "./teams.ts";
 import { KeysGeneration } from "./generation.ts";
+import {
+  checkRotationGrace,
+  checkTeamId,
+  ID_ATTEMPTS,
+  LAST_USED_RESOLUTION_MS,
+  noFreeKeyId,
+  teamExists,
+  teamHasMembers,
+  teamMissing,
+} from "../key_rules.ts";
 
-/** `last_used_at` is written at most this often per key, so verifying is almost always a read. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
-
-/** How many fresh ids to try when a generated id is already taken (50 random bits each). */
-const ID_ATTEMPTS = 5;
+export { LAST_USED_RESOLUTION_MS } from "../key_rules.ts";
 
 const UNKNOWN: KeyCheck = { reason: "unknown" };
 
@@ -28,6 +34,8 @@ export interface KeyRegistryOptions {
   now: () => number;
   /** How often the key generation is read while verified keys are remembered (default 250). */
   keysCheckIntervalMs?: number;
+  /** Called after each committed key or team change. */
+  onChanged?: () => void;
 }
 
 /** A key with its secret, shown once. */
@@ -44,12 +52,14 @@ export class KeyRegistry {
   readonly #teams: TeamTable;
   readonly #generation: KeysGeneration;
   readonly #verified: VerifiedKeys;
+  readonly #onChanged: () => void;
   /** Last `last_used_at` written per key id by this process. */
   readonly #touched = new Map<string, number>();
 
   constructor(db: DatabaseSync, options: KeyRegistryOptions) {
     this.#db = db;
     this.#now = options.now;
+    this.#onChanged = options.onChanged ?? (() => {});
     this.#keys = new KeyTable(db);
     this.#teams = new TeamTable(db);
     this.#generation = new KeysGeneration(db);
@@ -85,7 +95,7 @@ export class KeyRegistry {
           return { record: this.#keys.find(record.id)?.record ?? record, key: generated.key };
         }
       }
-      throw new Error(`could not find a free key id after ${ID_ATTEMPTS} attempts`);
+      throw noFreeKeyId();
     });
   }
 
@@ -125,9 +135,7 @@ export class KeyRegistry {
   /** A new secret for key `id`; the old one is accepted for `graceMs` more. Null when no such key
    * or it is revoked. */
   rotateKey(id: string, graceMs: number): IssuedKey | null {
-    if (!Number.isFinite(graceMs) || graceMs < 0) {
-      throw new RangeError(`the rotation grace must be 0 or more milliseconds, got ${graceMs}`);
-    }
+    checkRotationGrace(graceMs);
     return this.#change(() => {
       const current = this.#keys.find(id)?.record;
       if (current === undefined || current.revokedAt !== null) return null;
@@ -175,6 +183,11 @@ export class KeyRegistry {
     return { record: touched };
   }
 
+  /** Forgets every verified key now. */
+  forgetVerified(): void {
+    this.#verified.reset(this.#generation.read());
+  }
+
   /** Every key ever created, revoked ones included. */
   countKeys(): number {
     return this.#keys.count();
@@ -182,16 +195,11 @@ export class KeyRegistry {
 
   /** Creates a team; throws when the id is malformed or taken. */
   createTeam(id: string, policy: Policy): TeamRecord {
-    if (!TEAM_ID_PATTERN.test(id)) {
-      throw new Error(
-        `team id "${id}" is not valid: use 1 to 63 characters from a-z, 0-9, "_", "." and "-", ` +
-          "starting with a letter or digit",
-      );
-    }
+    checkTeamId(id);
     return this.#change(() => {
       const now = this.#now();
       const record: TeamRecord = { id, policy, createdAt: now, updatedAt: now };
-      if (!this.#teams.insert(record)) throw new Error(`team "${id}" already exists`);
+      if (!this.#teams.insert(record)) throw teamExists(id);
       return this.#teams.find(id) ?? record;
     });
   }
@@ -220,20 +228,13 @@ export class KeyRegistry {
     return this.#change(() => {
       if (this.#teams.find(id) === null) return false;
       const members = this.#teams.liveMembers(id);
-      if (members > 0) {
-        throw new Error(
-          `team "${id}" still has ${members} ${members === 1 ? "key" : "keys"}; ` +
-            "move or revoke them first",
-        );
-      }
+      if (members > 0) throw teamHasMembers(id, members);
       return this.#teams.delete(id);
     }, (deleted) => deleted);
   }
 
   #requireTeam(id: string): void {
-    if (this.#teams.find(id) === null) {
-      throw new Error(`team "${id}" does not exist; create it first with \`teams create ${id}\``);
-    }
+    if (this.#teams.find(id) === null) throw teamMissing(id);
   }
 
   /**
@@ -247,7 +248,10 @@ export class KeyRegistry {
       const result = work();
       const generation = changed(result) ? this.#generation.bump() : null;
       this.#db.exec("COMMIT");
-      if (generation !== null) this.#verified.reset(generation);
+      if (generation !== null) {
+        this.#verified.reset(generation);
+        this.#onChanged();
+      }
       return result;
     } catch (error) {
       if (this.#db.isTransaction) this.#db.exec("ROLLBACK");

@@ -6,7 +6,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { KeyRecord } from "../store.ts";
 import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
-import { readPolicy, writePolicy } from "./policy_json.ts";
+import { readPolicy, writePolicy } from "../policy_json.ts";
 
 /** A key row with its stored hashes; never leaves the store. */
 export interface KeyRow {

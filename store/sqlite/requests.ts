@@ -7,16 +7,8 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import {
-  ATTEMPT_RESULTS,
-  type AttemptRecord,
-  type AttemptResult,
-  type Outcome,
-  OUTCOMES,
-  type RequestQuery,
-  type RequestRow,
-  REQUESTS_LIMIT,
-} from "../store.ts";
+import type { RequestQuery, RequestRow } from "../store.ts";
+import { attemptLogOf, outcomeOf, requestsLimit } from "../ledger_rows.ts";
 import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
 import type { UsageLedger } from "./usage.ts";
 
@@ -40,12 +32,6 @@ const COLUMNS = [
   "time",
 ].join(", ");
 
-/** The row count a query asks for, within 1 to {@link REQUESTS_LIMIT}.max. */
-export function requestsLimit(limit: number | undefined): number {
-  const asked = Math.floor(limit ?? REQUESTS_LIMIT.default);
-  return Number.isFinite(asked) ? Math.min(REQUESTS_LIMIT.max, Math.max(1, asked)) : 1;
-}
-
 /** The SQL and arguments of a request listing (exported for the query-plan test). */
 export function requestsQuery(query: RequestQuery): { sql: string; args: (string | number)[] } {
   const conditions = ["time >= ?", "time < ?"];
@@ -67,43 +53,6 @@ export function requestsQuery(query: RequestQuery): { sql: string; args: (string
       "ORDER BY time DESC, id DESC LIMIT ?",
     args,
   };
-}
-
-function mismatch(what: string, value: unknown): Error {
-  return new Error(`store schema mismatch: ${what}, got ${JSON.stringify(value)}`);
-}
-
-function outcomeOf(value: string): Outcome {
-  const outcome = OUTCOMES.find((o) => o === value);
-  if (outcome === undefined) throw mismatch("usage.outcome should be an outcome", value);
-  return outcome;
-}
-
-function resultOf(value: unknown): AttemptResult | undefined {
-  return ATTEMPT_RESULTS.find((r) => r === value);
-}
-
-/** One `attempt_log` entry, its fields in their usual order. */
-function attemptOf(value: unknown): AttemptRecord {
-  const entry: Record<string, unknown> = typeof value === "object" && value !== null
-    ? { ...value }
-    : {};
-  const { deployment, provider, model, status, ms } = entry;
-  const result = resultOf(entry.result);
-  if (
-    typeof deployment === "string" && typeof provider === "string" &&
-    typeof model === "string" && typeof status === "number" && typeof ms === "number" &&
-    result !== undefined
-  ) return { deployment, provider, model, status, result, ms };
-  throw mismatch("an attempt_log entry should be an attempt", value);
-}
-
-/** The attempts of a row's `attempt_log` (none when NULL). */
-export function attemptLogOf(json: string | null): AttemptRecord[] {
-  if (json === null) return [];
-  const parsed: unknown = JSON.parse(json);
-  if (!Array.isArray(parsed)) throw mismatch("usage.attempt_log should be an array", parsed);
-  return parsed.map(attemptOf);
 }
 
 function toRequest(row: Row): RequestRow {

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { type AttemptRecord, REQUESTS_LIMIT, type UsageRecord } from "../store.ts";
 import { openDatabase } from "./open.ts";
-import { attemptLogOf, RequestLog, requestsLimit, requestsQuery } from "./requests.ts";
+import { RequestLog, requestsQuery } from "./requests.ts";
+import { attemptLogOf, requestsLimit } from "../ledger_rows.ts";
 import { UsageLedger } from "./usage.ts";
 
 const JAN1 = Date.UTC(2025, 0, 1);

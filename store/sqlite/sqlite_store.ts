@@ -26,6 +26,7 @@ import { UsageLedger } from "./usage.ts";
 import { UsageReports } from "./usage_report.ts";
 import { ResponseTable } from "./responses.ts";
 import { RequestLog } from "./requests.ts";
+import { KeysChangedListeners } from "../keys_changed.ts";
 
 export { LAST_USED_RESOLUTION_MS } from "./key_registry.ts";
 
@@ -50,23 +51,34 @@ export interface SqliteStoreOptions {
 
 /** The SQLite `Store`. Create it with `openSqliteStore`. */
 export class SqliteStore implements Store {
+  readonly kind = "sqlite";
+  readonly #path: string;
   readonly #db: DatabaseSync;
+  readonly #changed = new KeysChangedListeners();
   readonly #keys: KeyRegistry;
   readonly #usage: UsageLedger;
   readonly #reports: UsageReports;
   readonly #requests: RequestLog;
   readonly #responses: ResponseTable;
 
-  constructor(db: DatabaseSync, options: SqliteStoreOptions = {}) {
+  /** `path` is what {@link describe} says: the file path, or `:memory:`. */
+  constructor(db: DatabaseSync, options: SqliteStoreOptions = {}, path = "") {
     this.#db = db;
+    this.#path = path;
     this.#keys = new KeyRegistry(db, {
       now: options.now ?? Date.now,
       keysCheckIntervalMs: options.keysCheckIntervalMs,
+      onChanged: () => this.#changed.emit(),
     });
     this.#usage = new UsageLedger(db);
     this.#reports = new UsageReports(db, this.#usage);
     this.#requests = new RequestLog(db, this.#usage);
     this.#responses = new ResponseTable(db);
+  }
+
+  /** The file path (or `:memory:`). */
+  describe(): string {
+    return this.#path;
   }
 
   createKey(key: string | NewKey): Promise<IssuedKey> {
@@ -102,6 +114,14 @@ export class SqliteStore implements Store {
       const check = this.#keys.checkKey(presented);
       return "record" in check ? check.record : null;
     });
+  }
+
+  forgetVerifiedKeys(): void {
+    if (this.#db.isOpen) this.#keys.forgetVerified();
+  }
+
+  onKeysChanged(listener: () => void): () => void {
+    return this.#changed.add(listener);
   }
 
   /** Every key ever created, revoked ones included. */
@@ -168,5 +188,5 @@ export class SqliteStore implements Store {
  * parent directory and running migrations as needed.
  */
 export function openSqliteStore(path: string, options: SqliteStoreOptions = {}): SqliteStore {
-  return new SqliteStore(openDatabase(path), options);
+  return new SqliteStore(openDatabase(path), options, path);
 }

@@ -6,10 +6,9 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { Policy } from "../../governance/policy.ts";
 import type { TeamRecord } from "../store.ts";
 import { num, type Row, text } from "./rows.ts";
-import { readPolicy, writePolicy } from "./policy_json.ts";
+import { readPolicy, writePolicy } from "../policy_json.ts";
 
-/** What a team id looks like: lowercase, 1 to 63 characters, safe in URLs and CLI arguments. */
-export const TEAM_ID_PATTERN = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
+export { TEAM_ID_PATTERN } from "../key_rules.ts";
 
 const COLUMNS = "id, policy, created_at, updated_at";
 

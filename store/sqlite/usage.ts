@@ -5,6 +5,7 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { UsageRecord } from "../store.ts";
+import { attemptLogJson } from "../ledger_rows.ts";
 
 /** The columns of one ledger row, in {@link values} order. `aborted` predates `outcome` and is
  * written from it, so older readers of the file keep working. */
@@ -57,7 +58,7 @@ function values(r: UsageRecord): (string | number | null)[] {
     r.status,
     r.outcome,
     r.attempts,
-    r.attemptLog === undefined || r.attemptLog.length === 0 ? null : JSON.stringify(r.attemptLog),
+    attemptLogJson(r),
     r.inputTokens,
     r.outputTokens,
     r.cachedTokens,

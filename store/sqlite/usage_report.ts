@@ -13,12 +13,12 @@ import {
   OUTCOMES,
   type SpendQuery,
   type UsageQuery,
-  type UsageRecord,
   type UsageReport,
   type UsageTotals,
 } from "../store.ts";
 import { num, type Row, text } from "./rows.ts";
 import type { UsageLedger } from "./usage.ts";
+import { queuedSpends } from "../ledger_rows.ts";
 
 const SUMS = `
   COUNT(*) AS requests,
@@ -141,7 +141,7 @@ export class UsageReports {
       this.#prepare(TEAM_MEMBERS).all(query.team).map((row) => text(row, "id")),
     );
     let cost = 0;
-    for (const r of pending) if (queuedMatches(r, query, members)) cost += r.cost;
+    for (const r of pending) if (queuedSpends(r, query, members)) cost += r.cost;
     return cost;
   }
 
@@ -153,10 +153,4 @@ export class UsageReports {
     }
     return statement;
   }
-}
-
-function queuedMatches(r: UsageRecord, query: SpendQuery, members: Set<string> | null): boolean {
-  if (r.time < query.start) return false;
-  if (query.keyId !== undefined && r.keyId !== query.keyId) return false;
-  return members === null || members.has(r.keyId);
 }

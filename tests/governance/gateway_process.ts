@@ -11,8 +11,8 @@ const CLI = {
   keys: new URL("../../cli/keys.ts", import.meta.url).pathname,
   teams: new URL("../../cli/teams.ts", import.meta.url).pathname,
 };
-const SERVE = ["--allow-net", "--allow-env", "--allow-read", "--allow-write"];
-const TOOL = ["--allow-env", "--allow-read", "--allow-write"];
+const SERVE = ["--allow-net", "--allow-env", "--allow-read", "--allow-write", "--allow-sys"];
+const TOOL = SERVE;
 
 /** A running gateway process. */
 export interface GatewayProcess {

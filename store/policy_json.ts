@@ -3,7 +3,7 @@
  * internal field names of {@link Policy}.
  * @module
  */
-import { BUDGET_PERIODS, type Policy } from "../../governance/policy.ts";
+import { BUDGET_PERIODS, type Policy } from "../governance/policy.ts";
 
 const NUMBER_FIELDS = ["rpm", "tpm", "maxParallel", "budgetUsd", "expiresAt"] as const;
 

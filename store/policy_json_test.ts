@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Policy } from "../../governance/policy.ts";
+import type { Policy } from "../governance/policy.ts";
 import { readPolicy, writePolicy } from "./policy_json.ts";
 
 Deno.test("policy JSON: every field round-trips; {} is no limits", () => {

@@ -1,0 +1,91 @@
+/**
+ * The command line of `deno task bench --only=scale`: which gateway configurations, how long,
+ * and where Postgres and Redis are.
+ * @module
+ */
+import { DEFAULT_POSTGRES_ADMIN_URL } from "./databases.ts";
+
+/** One way of running the real `main.ts`. */
+export interface ScaleConfig {
+  id: "a" | "b" | "c" | "d";
+  label: string;
+  workers: number;
+  /** `sqlite`: a temp file (GATEHOUSE_DB); `postgres`: a fresh database (DATABASE_URL) plus
+   * REDIS_URL for the limits. */
+  store: "sqlite" | "postgres";
+  /** The key has every policy, in a team with every policy (`../policies.ts`). */
+  policied: boolean;
+}
+
+/** The configurations of issue #17, in run order. */
+export const SCALE_CONFIGS: readonly ScaleConfig[] = [
+  { id: "a", label: "1 worker, SQLite, no policy", workers: 1, store: "sqlite", policied: false },
+  { id: "b", label: "2 workers, SQLite, no policy", workers: 2, store: "sqlite", policied: false },
+  {
+    id: "c",
+    label: "1 worker, Postgres + Redis, all policies",
+    workers: 1,
+    store: "postgres",
+    policied: true,
+  },
+  {
+    id: "d",
+    label: "2 workers, Postgres + Redis, all policies",
+    workers: 2,
+    store: "postgres",
+    policied: true,
+  },
+];
+
+/** The passthrough scenarios (`../scenarios.ts`) measured in every configuration. */
+export const SCALE_SCENARIOS = ["chat-stream", "chat-json"] as const;
+
+/** The scale run's settings. */
+export interface ScaleSettings {
+  /** Seconds of each measured wrk run. */
+  seconds: number;
+  /** Seconds of the wrk warm-up run before each measured one. */
+  warmupSeconds: number;
+  /** wrk connections (the concurrency) and threads. */
+  connections: number;
+  threads: number;
+  configs: ScaleConfig[];
+  /** Rows of the ledger-rate measurement per store (0: not measured). */
+  ledgerRows: number;
+  /** Where fresh databases are created. */
+  postgresUrl: string;
+  redisUrl: string;
+}
+
+/** Reads the scale run's settings from the bench's arguments; throws a message for a bad one. */
+export function parseScaleSettings(args: readonly string[]): ScaleSettings {
+  const value = (name: string) =>
+    args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+  const seconds = Number(value("seconds") ?? 10);
+  if (!(seconds >= 1) || !Number.isInteger(seconds)) {
+    throw new Error("--seconds must be a whole number of seconds, at least 1 (wrk's -d)");
+  }
+  const warmupSeconds = Number(value("warmup") ?? 3);
+  if (!(warmupSeconds >= 0) || !Number.isInteger(warmupSeconds)) {
+    throw new Error("--warmup must be a whole number of seconds, 0 or more");
+  }
+  const ids = (value("configs") ?? SCALE_CONFIGS.map((c) => c.id).join(",")).split(",");
+  const unknown = ids.filter((id) => !SCALE_CONFIGS.some((c) => c.id === id));
+  if (unknown.length > 0) {
+    throw new Error(`unknown configuration ${unknown.join(", ")}; known: a, b, c, d`);
+  }
+  const ledgerRows = Number(value("ledger-rows") ?? 50_000);
+  if (!Number.isInteger(ledgerRows) || ledgerRows < 0) {
+    throw new Error("--ledger-rows must be a whole number, 0 or more");
+  }
+  return {
+    seconds,
+    warmupSeconds,
+    connections: 32,
+    threads: 2,
+    configs: SCALE_CONFIGS.filter((c) => ids.includes(c.id)),
+    ledgerRows,
+    postgresUrl: value("postgres") ?? DEFAULT_POSTGRES_ADMIN_URL,
+    redisUrl: value("redis") ?? "redis://127.0.0.1:6379",
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * Whether a Redis server answers at a URL: one PING on a short-lived connection. Start-up uses
+ * it to say where limits live; tests use it to skip, saying why, where no Redis runs.
+ * @module
+ */
+import { Redis } from "ioredis";
+
+/** True when a PING at `url` is answered within `timeoutMs`. */
+export async function redisReachable(url: string, timeoutMs = 1_000): Promise<boolean> {
+  const client = new Redis(url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+    return await client.ping() === "PONG";
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
+}

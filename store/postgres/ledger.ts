@@ -1,0 +1,248 @@
+/**
+ * The Postgres ledger's writer: rows are queued and written in batches (one transaction of
+ * multi-row INSERTs a few milliseconds after the first), like SQLite's. A write that fails — the
+ * server restarting, the network gone — keeps its rows queued and is retried with a backoff;
+ * the queue is bounded, and what happens is logged once per change of state, never silently.
+ * @module
+ */
+import type { UsageRecord } from "../store.ts";
+import { attemptLogJson } from "../ledger_rows.ts";
+import type { SqlClient, SqlValue } from "./sql_client.ts";
+
+/** Where the store reports what a caller cannot see (the ledger's outages). */
+export type StoreLogger = (level: "info" | "warn" | "error", message: string) => void;
+
+/** Options for {@link PostgresLedger}. */
+export interface LedgerOptions {
+  log: StoreLogger;
+  /** The most rows kept while writes fail; beyond it the oldest are dropped (default 100 000). */
+  maxQueued?: number;
+  /** The first retry's delay in ms, doubled after each failure up to `retryMaxMs` (500). */
+  retryMs?: number;
+  /** The longest retry delay in ms (5 000). */
+  retryMaxMs?: number;
+}
+
+const COLUMNS = [
+  "request_id",
+  "key_id",
+  "model",
+  "served_model",
+  "upstream",
+  "upstream_id",
+  "route",
+  "status",
+  "outcome",
+  "attempts",
+  "attempt_log",
+  "input_tokens",
+  "output_tokens",
+  "cached_tokens",
+  "cache_write_tokens",
+  "reasoning_tokens",
+  "images",
+  "cost",
+  "latency_ms",
+  "first_byte_ms",
+  "stream",
+  "time",
+];
+
+/** How long a row may wait for companions before its batch is written. */
+const BATCH_DELAY_MS = 5;
+
+/** Statement sizes, largest first: a batch is cut into these, so at most seven statement texts
+ * exist (each prepared once per connection) and 64 × 22 parameters stay far below 65 535. */
+const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
+
+function insertRows(rows: number): string {
+  const tuples = Array.from({ length: rows }, (_, r) => {
+    const base = r * COLUMNS.length;
+    return `(${COLUMNS.map((_, c) => `$${base + c + 1}`).join(", ")})`;
+  });
+  return `INSERT INTO usage (${COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`;
+}
+
+const INSERTS = new Map(CHUNKS.map((size) => [size, insertRows(size)]));
+
+function values(r: UsageRecord): SqlValue[] {
+  return [
+    r.requestId,
+    r.keyId,
+    r.model,
+    r.servedModel,
+    r.upstream,
+    r.upstreamId,
+    r.route,
+    r.status,
+    r.outcome,
+    r.attempts,
+    attemptLogJson(r),
+    r.inputTokens,
+    r.outputTokens,
+    r.cachedTokens,
+    r.cacheWriteTokens,
+    r.reasoningTokens,
+    r.images,
+    r.cost,
+    r.latencyMs,
+    r.firstByteMs,
+    r.stream,
+    r.time,
+  ];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Queued, batched, retried ledger writes over one client. */
+export class PostgresLedger {
+  readonly #client: SqlClient;
+  readonly #log: StoreLogger;
+  readonly #maxQueued: number;
+  readonly #retryMs: number;
+  readonly #retryMaxMs: number;
+  /** Rows not yet written, oldest first (a batch being written is in `#writing`). */
+  #pending: UsageRecord[] = [];
+  #writing: UsageRecord[] = [];
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  /** The delay before the next retry; 0 while writes succeed. */
+  #retryDelay = 0;
+  /** One write or one read of the queue at a time, so a row is never both queued and written
+   * in what a reader sees. */
+  #lock: Promise<unknown> = Promise.resolve();
+  #closed = false;
+  /** Rows dropped over the bound and not yet logged. */
+  #dropped = 0;
+
+  constructor(client: SqlClient, options: LedgerOptions) {
+    this.#client = client;
+    this.#log = options.log;
+    this.#maxQueued = options.maxQueued ?? 100_000;
+    this.#retryMs = options.retryMs ?? 500;
+    this.#retryMaxMs = options.retryMaxMs ?? 5_000;
+  }
+
+  /** Queues a row; it is written within a few milliseconds while the database answers. */
+  record(r: UsageRecord): void {
+    if (this.#closed) throw new Error("the store is closed");
+    this.#pending.push(r);
+    const excess = this.#pending.length + this.#writing.length - this.#maxQueued;
+    if (excess > 0) {
+      // Counted here, logged at the next write attempt: one line per retry, not one per row.
+      this.#dropped += this.#pending.splice(0, Math.min(excess, this.#pending.length)).length;
+    }
+    if (this.#timer === null && this.#retryDelay === 0) {
+      this.#timer = setTimeout(() => this.#flushNow(), BATCH_DELAY_MS);
+    }
+  }
+
+  /** How many rows wait to be written. */
+  get queued(): number {
+    return this.#pending.length + this.#writing.length;
+  }
+
+  /** Runs `read` with the rows still queued, while no batch is being written (so a row is either
+   * in the database or in `queued`, never both or neither). */
+  withQueued<T>(read: (queued: readonly UsageRecord[]) => Promise<T>): Promise<T> {
+    return this.#exclusive(() => read(this.#pending));
+  }
+
+  /** Writes every queued row now; true when none is left queued. Never throws. */
+  async flush(): Promise<boolean> {
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#exclusive(() => this.#write());
+    return this.queued === 0;
+  }
+
+  /** Stops taking rows and makes a last attempt to write the queue, for at most `deadlineMs`;
+   * logs how many rows were lost when it fails. */
+  async close(deadlineMs: number): Promise<void> {
+    this.#closed = true;
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      deadline = setTimeout(() => resolve(false), deadlineMs);
+    });
+    const written = await Promise.race([this.flush(), timedOut]);
+    clearTimeout(deadline);
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#reportDropped();
+    if (!written && this.queued > 0) {
+      this.#log(
+        "error",
+        `ledger: ${this.queued} usage row(s) could not be written to Postgres before closing ` +
+          "and are lost",
+      );
+    }
+  }
+
+  #reportDropped(): void {
+    if (this.#dropped === 0) return;
+    this.#log(
+      "error",
+      `ledger: ${this.#dropped} queued usage row(s) dropped (oldest first): Postgres writes ` +
+        `keep failing and the queue holds at most ${this.#maxQueued} rows`,
+    );
+    this.#dropped = 0;
+  }
+
+  #flushNow(): void {
+    this.#timer = null;
+    void this.#exclusive(() => this.#write());
+  }
+
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(work);
+    this.#lock = run.catch(() => {});
+    return run;
+  }
+
+  /** One attempt to write the queue. On failure the rows go back to its front and a retry is
+   * scheduled; the first failure warns, the first success after failures tells. */
+  async #write(): Promise<void> {
+    this.#reportDropped();
+    if (this.#pending.length === 0) return;
+    this.#writing = this.#pending;
+    this.#pending = [];
+    const rows = this.#writing;
+    try {
+      await this.#client.transaction(async (tx) => {
+        let next = 0;
+        for (const size of CHUNKS) {
+          for (; next + size <= rows.length; next += size) {
+            await tx.query(INSERTS.get(size) ?? "", rows.slice(next, next + size).flatMap(values));
+          }
+        }
+      });
+      this.#writing = [];
+      if (this.#retryDelay !== 0) {
+        this.#retryDelay = 0;
+        this.#log(
+          "info",
+          `ledger: Postgres writes succeed again; ${rows.length} queued row(s) written`,
+        );
+      }
+      if (this.#pending.length > 0 && this.#timer === null && !this.#closed) {
+        this.#timer = setTimeout(() => this.#flushNow(), BATCH_DELAY_MS);
+      }
+    } catch (error) {
+      this.#pending = rows.concat(this.#pending);
+      this.#writing = [];
+      if (this.#retryDelay === 0) {
+        this.#log(
+          "warn",
+          `ledger: writing usage rows to Postgres failed (${messageOf(error)}); ` +
+            `${this.#pending.length} row(s) queued in memory, retrying`,
+        );
+      }
+      this.#retryDelay = this.#retryDelay === 0
+        ? this.#retryMs
+        : Math.min(this.#retryDelay * 2, this.#retryMaxMs);
+      if (this.#timer !== null) clearTimeout(this.#timer);
+      this.#timer = this.#closed ? null : setTimeout(() => this.#flushNow(), this.#retryDelay);
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * Test helpers for the Postgres store: a fresh database per test, on in-process PGlite always,
+ * and on the real server named by `TEST_DATABASE_URL` when it is set (each test creates its own
+ * `gatehouse_test_<random>` database there and drops it afterwards, so runs never collide).
+ * @module
+ */
+import postgres from "postgres";
+import type { PGlite } from "@electric-sql/pglite";
+import { createPglite, pgliteClient } from "./pglite_client.ts";
+import { connectPostgresJs } from "./postgres_js_client.ts";
+import type { SqlClient } from "./sql_client.ts";
+
+/** The real server's admin URL, or undefined (then only PGlite runs). */
+export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL");
+
+/** A fresh database and how to reach it. */
+export interface TestDatabase {
+  /** A new client on the database (each store gets its own, as another instance would). */
+  client(): SqlClient;
+  /** The description stores on it give. */
+  description: string;
+  /** Drops the database (after ending its connections). */
+  drop(): Promise<void>;
+}
+
+/** A fresh PGlite database; every client shares it (one session), and `drop` closes it. */
+export function pgliteDatabase(): TestDatabase {
+  const db: PGlite = createPglite();
+  return {
+    client: () => pgliteClient(db, false),
+    description: "pglite (in memory)",
+    drop: () => db.close(),
+  };
+}
+
+/** A fresh database on the server at `adminUrl`. */
+export async function serverDatabase(adminUrl: string): Promise<TestDatabase> {
+  const name = `gatehouse_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    client: () => connectPostgresJs(url.href, { max: 4 }),
+    description: `postgres://${url.hostname}:${url.port || "5432"}/${name}`,
+    async drop() {
+      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+          [name],
+        );
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+      } finally {
+        await admin.end();
+      }
+    },
+  };
+}
