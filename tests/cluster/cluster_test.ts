@@ -6,7 +6,7 @@
  * reports the usage of both. `deno task cluster-test` runs this folder alone.
  */
 import assert from "node:assert/strict";
-import { type Answer, send } from "../governance/gateway_process.ts";
+import { send } from "../governance/gateway_process.ts";
 import {
   chat,
   chatStream,
