@@ -254,11 +254,18 @@ Deno.test("keys: bad arguments print the usage on stderr and exit 2", async () =
   assert.deepEqual(help, { code: 0, stdout: USAGE, stderr: "" });
 });
 
-Deno.test("keys: a postgres GATEHOUSE_DB is refused with exit 1 and the reason", async () => {
-  const { code, stdout, stderr } = await run(["list"], "postgres://localhost/gatehouse");
+Deno.test("keys: an unreachable Postgres store is exit 1 with the reason, without its password", async () => {
+  const { code, stdout, stderr } = await run(
+    ["list"],
+    "postgres://u:hunter2@127.0.0.1:1/gatehouse",
+  );
   assert.equal(code, 1);
   assert.equal(stdout, "");
-  assert.match(stderr, /Postgres store is not implemented yet/);
+  assert.match(
+    stderr,
+    /could not open the Postgres store at postgres:\/\/127\.0\.0\.1:1\/gatehouse/,
+  );
+  assert.ok(!stderr.includes("hunter2"));
 });
 
 Deno.test("keys: run as a real process, stdout is exactly the key line", async () => {

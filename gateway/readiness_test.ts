@@ -47,7 +47,7 @@ Deno.test("/readyz: 503 while draining, naming the shutdown", async () => {
     const { status, body } = await readyz(h);
     assert.equal(status, 503);
     assert.equal(body.status, "unavailable");
-    assert.deepEqual(body.checks, { store: "ok", deployments: "ok" });
+    assert.deepEqual(body.checks, { store: "ok", deployments: "ok", limits: "in process" });
     assert.deepEqual(body.reasons, ["shutting down: SIGTERM received, 1 request in flight"]);
     untrack();
     await drained;
@@ -66,7 +66,11 @@ Deno.test("/readyz: 503 when every listed deployment cools down, each named with
     cool(h, ids[0]!, 30_000);
     const { status, body } = await readyz(h);
     assert.equal(status, 503);
-    assert.deepEqual(body.checks, { store: "ok", deployments: "none usable" });
+    assert.deepEqual(body.checks, {
+      store: "ok",
+      deployments: "none usable",
+      limits: "in process",
+    });
     assert.match(body.reasons[0], new RegExp(`none of the ${ids.length} deployments`));
     assert.equal(body.reasons.length, ids.length + 1);
     assert.ok(

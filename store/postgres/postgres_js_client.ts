@@ -5,6 +5,7 @@
  */
 import postgres from "postgres";
 import type { SqlClient, SqlQueries, SqlRow, SqlValue } from "./sql_client.ts";
+import { guardDriverCrash } from "./driver_guard.ts";
 
 /** Options for {@link connectPostgresJs}. */
 export interface PostgresJsOptions {
@@ -44,6 +45,7 @@ function queriesOf(sql: Runner): SqlQueries {
 
 /** Connects a pool to the database at `url` (nothing is sent until the first query). */
 export function connectPostgresJs(url: string, options: PostgresJsOptions = {}): SqlClient {
+  guardDriverCrash((message) => console.warn(message));
   const sql: Driver = postgres(url, {
     types: NUMBER_TYPES,
     max: options.max ?? 10,

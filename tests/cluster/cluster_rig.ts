@@ -8,6 +8,7 @@
  */
 import postgres from "postgres";
 import { redisReachable } from "../../cluster/redis_probe.ts";
+import { redactUrl } from "../../cluster/settings.ts";
 import { type GatewayProcess, send, startGateway } from "../governance/gateway_process.ts";
 import { installRequired } from "../clients/real_clients.ts";
 
@@ -17,19 +18,26 @@ export const PG_URL = Deno.env.get("TEST_DATABASE_URL") ??
 /** The Redis server the cluster tests use. */
 export const REDIS_URL = Deno.env.get("TEST_REDIS_URL") ?? "redis://127.0.0.1:6379";
 
-/** Why the servers cannot be used (the tests are then skipped, saying so), or null. */
-export async function serversMissing(): Promise<string | null> {
-  const missing: string[] = [];
+/** Why the Postgres server cannot be used, or null. */
+export async function postgresMissing(): Promise<string | null> {
   const sql = postgres(PG_URL, { max: 1, connect_timeout: 2, onnotice: () => {} });
   try {
     await sql`SELECT 1`;
+    return null;
   } catch {
-    missing.push(`no Postgres at ${PG_URL} (set TEST_DATABASE_URL)`);
+    return `no Postgres at ${redactUrl(PG_URL)} (set TEST_DATABASE_URL)`;
   } finally {
     await sql.end({ timeout: 1 });
   }
+}
+
+/** Why the servers cannot be used (the tests are then skipped, saying so), or null. */
+export async function serversMissing(): Promise<string | null> {
+  const missing: string[] = [];
+  const postgres = await postgresMissing();
+  if (postgres !== null) missing.push(postgres);
   if (!await redisReachable(REDIS_URL)) {
-    missing.push(`no Redis at ${REDIS_URL} (set TEST_REDIS_URL)`);
+    missing.push(`no Redis at ${redactUrl(REDIS_URL)} (set TEST_REDIS_URL)`);
   }
   return missing.length === 0 ? null : missing.join("; ");
 }

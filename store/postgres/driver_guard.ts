@@ -1,0 +1,53 @@
+/**
+ * A guard against one crash of the `postgres` driver (3.4.9) under Deno. When the server ends a
+ * connection inside a transaction (a restart, `pg_terminate_backend`, a failover), the
+ * transaction's promise rejects as it should — the ledger keeps its rows and retries — but the
+ * driver then writes to the closed socket from a timer and throws a `TypeError` that no caller
+ * can catch, which would end the gateway. The pool itself recovers (the next query opens a new
+ * connection), so that error, and only that one (a `TypeError` thrown from the driver's own
+ * connection code), is stopped here and logged. Likewise its LISTEN connection: ended while it
+ * re-subscribes, the driver leaves the server's error in a promise no one holds (an unhandled
+ * rejection, which also ends a Deno process); the key-generation poll still notices key changes
+ * meanwhile. Any other uncaught error or rejection still ends the process.
+ * @module
+ */
+
+const DRIVER_FRAME = /node_modules\/postgres\/src\//;
+
+/** Whether `error` is the driver's write-after-close crash. */
+export function isDriverSocketCrash(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  const stack = error.stack ?? "";
+  return /null \(reading 'write'\)/.test(error.message) &&
+    /node_modules\/postgres\/src\/connection\.js/.test(stack);
+}
+
+/** Whether `reason` is a connection error raised inside the driver that no caller holds. */
+export function isDriverOrphanRejection(reason: unknown): boolean {
+  if (!(reason instanceof Error)) return false;
+  const frames = (reason.stack ?? "").split("\n").filter((line) => line.trim().startsWith("at "));
+  // Only the driver's own frames: a rejection that passed through gatehouse code is not this.
+  return frames.length > 0 && frames.every((line) => DRIVER_FRAME.test(line)) &&
+    (reason.name === "PostgresError" || /CONNECTION_/.test(reason.message));
+}
+
+let installed = false;
+
+/** Installs the guard once per process (every Postgres store shares it). */
+export function guardDriverCrash(log: (message: string) => void): void {
+  if (installed) return;
+  installed = true;
+  globalThis.addEventListener("error", (event) => {
+    if (!isDriverSocketCrash(event.error)) return;
+    event.preventDefault();
+    log(
+      "postgres driver: a connection the server closed was written to after its transaction " +
+        "failed; ignored (the pool reconnects)",
+    );
+  });
+  globalThis.addEventListener("unhandledrejection", (event) => {
+    if (!isDriverOrphanRejection(event.reason)) return;
+    event.preventDefault();
+    log(`postgres driver: ${(event.reason as Error).message} (a connection it re-opens); ignored`);
+  });
+}
