@@ -7,7 +7,7 @@
  */
 import { html } from "../html.ts";
 import type { Site } from "../site.ts";
-import { budgets, counting, perProcess } from "./keys_counting.ts";
+import { budgets, counting, whereCounted } from "./keys_counting.ts";
 import { creatingKeys, policyFields } from "./keys_manage.ts";
 import { changes, teams } from "./keys_teams.ts";
 import { headers, refusals, usage } from "./keys_usage.ts";
@@ -24,7 +24,7 @@ const CONTENTS: [string, string][] = [
   ["revoking", "Revoking and rotating"],
   ["counting", "How limits are counted"],
   ["budgets", "Budgets: a hard cap under concurrency"],
-  ["per-process", "What is per process today"],
+  ["where-counted", "Where limits are counted"],
   ["count-tokens", "count_tokens is exempt"],
   ["refusals", "What a refused client sees"],
   ["headers", "Rate-limit headers"],
@@ -51,6 +51,6 @@ export const keysPage: DocsPage = {
         site,
       )} ${counting()} ${budgets(
         site,
-      )} ${perProcess()} ${refusals(site)} ${headers()} ${usage(site)}
+      )} ${whereCounted()} ${refusals(site)} ${headers()} ${usage(site)}
     `,
 };

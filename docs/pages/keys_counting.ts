@@ -1,12 +1,13 @@
 /**
  * The keys page's sections on how limits are counted: the order of the checks, the `rpm`
  * sliding window, the `tpm` estimate and settlement, `max_parallel`, budgets under concurrency
- * (reservations, metered streams, the cut, what is billed), what is per process today, and the
+ * (reservations, metered streams, the cut, what is billed), where limits are counted, and the
  * count_tokens exemption. Every number comes from the code (`governance/estimate.ts`,
  * `governance/sliding_window.ts`, `governance/governor.ts`), the worked example from the live
  * catalog.
  * @module
  */
+import { LEASE_MS } from "../../governance/shared/backend.ts";
 import { costOf } from "../../gateway/cost.ts";
 import { emptyUsage } from "../../core/response.ts";
 import {
@@ -15,7 +16,7 @@ import {
   expectedUse,
   OUTPUT_RESERVE_CAP,
 } from "../../governance/estimate.ts";
-import { COUNT_TOKENS_ROUTE, IDLE_DROP_MS } from "../../governance/governor.ts";
+import { COUNT_TOKENS_ROUTE } from "../../governance/governor.ts";
 import { usd } from "../../governance/refusals.ts";
 import { WINDOW_MS } from "../../governance/sliding_window.ts";
 import { html, type Part } from "../html.ts";
@@ -145,23 +146,38 @@ export function budgets(site: Site): Part {
   `;
 }
 
-/** "Per process today" and the count_tokens exemption. */
-export function perProcess(): Part {
+/** Where limits are counted (one process, workers, instances, Redis down) and the count_tokens
+ * exemption. */
+export function whereCounted(): Part {
   return html`
-    <h2 id="per-process">What is per process today</h2>
-    <p class="note warn">Limits are counted in each gateway process's memory. Several gateway
-    instances sharing one database each count their own windows: with <var>N</var> instances a key
-    can get up to <var>N</var> × <code>rpm</code>, <code>tpm</code> and <code>max_parallel</code>.
-    Budgets too: each instance reads a period's settled spend from the ledger when a key or team
-    first needs it (the first request of the period, or the first after its state was dropped for
-    ${n(
-      IDLE_DROP_MS / 60_000,
-    )} minutes of idleness) and from then on counts only its own requests, so
-    instances do not see each other's spend in between and together can pass a budget. A restart
-    starts the windows empty and reads the budgets again from the ledger. Key changes, revocations
-    and rotations are shared through the database; only the counting is local. Shared limits across
-    instances (Postgres and Redis) are the next issue: until then, run one gateway process per
-    database when limits matter.</p>
+    <h2 id="where-counted">Where limits are counted</h2>
+    <ul>
+      <li><strong>One process</strong> (<code>deno task start</code>, the default): in its memory,
+      exactly. A restart starts the windows empty and reads the budgets again from the ledger.</li>
+      <li><strong>Workers</strong> (<code>--workers N</code>): the first thread keeps the counts
+      for all of them, so a key gets its <code>rpm</code>, <code>tpm</code>,
+      <code>max_parallel</code> and budget once, whichever worker serves it.</li>
+      <li><strong>Several instances</strong> (<code>DATABASE_URL</code> on one Postgres,
+      <code>REDIS_URL</code> on one Redis): in Redis, one truth for all of them: each admission is
+      one atomic script that checks every limit of the key and its team and takes the request's
+      holds. Requests in flight and budget holds are leases an instance renews while it runs, so
+      the holds of an instance that dies expire within ${n(LEASE_MS / 1000)} seconds. A stream's
+      budget watch counts everyone else's spend as Redis last said it; across instances a budget
+      can be passed by one streamed delta plus what one round trip to Redis lets through, per
+      stream in flight.</li>
+      <li><strong>Several instances without Redis</strong>: refused. The second instance on one
+      Postgres database does not start while any key or team has a rate, parallel or budget
+      limit (each instance would count it alone: <var>N</var> instances, <var>N</var> ×
+      <code>rpm</code>).</li>
+      <li><strong>Redis unreachable</strong>: with <code>GATEHOUSE_LIMITS_ON_REDIS_DOWN=local</code>
+      (the default) each instance counts limits in its own memory until Redis is back, says so in
+      its log and in <code>/readyz</code>, and then rejoins by itself, reading the budgets spent
+      meanwhile from the ledger; so during an outage a key can get up to its limit per instance.
+      With <code>reject</code>, requests under a limit are refused with <code>503</code>
+      (<code>limits_unavailable</code>) until Redis is back.</li>
+    </ul>
+    <p>Key changes, revocations and rotations reach every instance within a second: at once through
+    Redis when it is set, and through the database's own key generation otherwise.</p>
     <h2 id="count-tokens"><code>count_tokens</code> is exempt</h2>
     <p><code>POST ${COUNT_TOKENS_ROUTE}</code> is checked against <code>models</code> only: it counts
     in no <code>rpm</code>, <code>tpm</code>, <code>max_parallel</code> or budget, costs nothing, and

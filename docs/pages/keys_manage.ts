@@ -70,8 +70,9 @@ export function creatingKeys(site: Site): Part {
   });
   return html`
     <h2 id="creating-keys">Creating keys</h2>
-    <p>With the CLI, on the gateway host (it writes the database named by <code>GATEHOUSE_DB</code>
-    directly, so it works whether or not the gateway runs). <code>create</code> and
+    <p>With the CLI, on the gateway host or any host that reaches its database (it writes the
+    database named by <code>DATABASE_URL</code> or <code>GATEHOUSE_DB</code> directly, so it works
+    whether or not the gateway runs). <code>create</code> and
     <code>rotate</code> print the key alone on stdout and everything else on stderr, so
     <code>KEY=$(deno task keys create --name ci)</code> captures exactly the key:</p>
     ${code(

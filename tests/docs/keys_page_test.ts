@@ -12,7 +12,8 @@ import {
   expectedUse,
   OUTPUT_RESERVE_CAP,
 } from "../../governance/estimate.ts";
-import { COUNT_TOKENS_ROUTE, IDLE_DROP_MS } from "../../governance/governor.ts";
+import { COUNT_TOKENS_ROUTE } from "../../governance/governor.ts";
+import { LEASE_MS } from "../../governance/shared/backend.ts";
 import { usd } from "../../governance/refusals.ts";
 import { WINDOW_MS } from "../../governance/sliding_window.ts";
 import { POLICY_FLAGS } from "../../cli/policy_flags.ts";
@@ -115,7 +116,7 @@ Deno.test("the keys page quotes the code's constants", async () => {
     assert.ok(text.includes(`<code>grace_seconds</code> ${DEFAULT_GRACE_SECONDS}`));
     assert.ok(text.includes(`at most every ${KEYS_CHECK_INTERVAL_MS} ms`));
     assert.ok(text.includes(`counts until <var>t</var> + ${WINDOW_MS / 1000} s`));
-    assert.ok(text.includes(`${IDLE_DROP_MS / 60_000} minutes of idleness`));
+    assert.ok(text.includes(`expire within ${LEASE_MS / 1000} seconds`));
     assert.ok(text.includes(`POST ${COUNT_TOKENS_ROUTE}</code> is checked against`));
     // The week starts where periodStart puts it.
     const weekday = new Date(periodStart("week", Date.UTC(2026, 4, 14))).toLocaleDateString(
