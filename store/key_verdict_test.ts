@@ -1,25 +1,18 @@
 import assert from "node:assert/strict";
 import { keyVerdict } from "./key_verdict.ts";
 import type { KeyRecord } from "./store.ts";
+import { testKeyRecord } from "./test_records.ts";
 
 const NOW = 1_000_000;
 
 function key(overrides: Partial<KeyRecord> = {}): KeyRecord {
-  return {
+  return testKeyRecord({
     id: "abcdefghij",
     name: "k",
     hint: "gth_abcdefgh…",
     createdAt: 0,
-    revokedAt: null,
-    lastUsedAt: null,
-    admin: false,
-    team: null,
-    policy: {},
-    teamPolicy: null,
-    rotatedAt: null,
-    previousValidUntil: null,
     ...overrides,
-  };
+  });
 }
 
 Deno.test("keyVerdict: a live key with its current secret", () => {

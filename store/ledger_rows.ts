@@ -1,6 +1,8 @@
 /**
- * Ledger helpers every store shares: reading a stored outcome and attempt log, the row limit of a
- * request listing, and matching rows still queued for writing against a query.
+ * Ledger helpers every store shares: the columns of a ledger row and their values, reading a
+ * stored outcome and attempt log, the columns of a request listing and a listed row as a
+ * {@link RequestRow}, the row limit of a listing, and matching rows still queued for writing
+ * against a query.
  * @module
  */
 import {
@@ -15,6 +17,71 @@ import {
   type SpendQuery,
   type UsageRecord,
 } from "./store.ts";
+import type { Cells } from "./row_cells.ts";
+
+/** The columns of one ledger row every store writes, in {@link ledgerValues} order. (SQLite also
+ * writes its legacy `aborted` column; Postgres has none.) */
+export const LEDGER_COLUMNS: readonly string[] = [
+  "request_id",
+  "key_id",
+  "model",
+  "served_model",
+  "upstream",
+  "upstream_id",
+  "route",
+  "status",
+  "outcome",
+  "attempts",
+  "attempt_log",
+  "input_tokens",
+  "output_tokens",
+  "cached_tokens",
+  "cache_write_tokens",
+  "reasoning_tokens",
+  "images",
+  "cost",
+  "latency_ms",
+  "first_byte_ms",
+  "stream",
+  "time",
+];
+
+/** The bound values of one ledger row, in {@link LEDGER_COLUMNS} order; `flag` writes a boolean
+ * as the dialect stores it (SQLite 0 or 1, Postgres a real boolean). */
+export function ledgerValues<F>(
+  r: UsageRecord,
+  flag: (value: boolean) => F,
+): (string | number | null | F)[] {
+  return [
+    r.requestId,
+    r.keyId,
+    r.model,
+    r.servedModel,
+    r.upstream,
+    r.upstreamId,
+    r.route,
+    r.status,
+    r.outcome,
+    r.attempts,
+    attemptLogJson(r),
+    r.inputTokens,
+    r.outputTokens,
+    r.cachedTokens,
+    r.cacheWriteTokens,
+    r.reasoningTokens,
+    r.images,
+    r.cost,
+    r.latencyMs,
+    r.firstByteMs,
+    flag(r.stream),
+    r.time,
+  ];
+}
+
+/** The columns a request listing selects, for {@link requestRowFrom}. */
+export const REQUEST_COLUMNS = "request_id, key_id, model, served_model, upstream, route, " +
+  "status, outcome, attempts, attempt_log, input_tokens, output_tokens, cost, latency_ms, " +
+  "first_byte_ms, stream, time";
 
 /** The row count a query asks for, within 1 to {@link REQUESTS_LIMIT}.max. */
 export function requestsLimit(limit: number | undefined): number {
@@ -114,5 +181,28 @@ export function requestRowOf(r: UsageRecord): RequestRow {
     firstByteMs: r.firstByteMs,
     stream: r.stream,
     time: r.time,
+  };
+}
+
+/** A listed ledger row (its {@link REQUEST_COLUMNS}) as a listing shows it. */
+export function requestRowFrom<R>(row: R, cells: Cells<R>): RequestRow {
+  return {
+    requestId: cells.text(row, "request_id"),
+    keyId: cells.text(row, "key_id"),
+    model: cells.text(row, "model"),
+    servedModel: cells.text(row, "served_model"),
+    upstream: cells.text(row, "upstream"),
+    route: cells.text(row, "route"),
+    status: cells.num(row, "status"),
+    outcome: outcomeOf(cells.text(row, "outcome")),
+    attempts: cells.num(row, "attempts"),
+    attemptLog: attemptLogOf(cells.textOrNull(row, "attempt_log")),
+    inputTokens: cells.num(row, "input_tokens"),
+    outputTokens: cells.num(row, "output_tokens"),
+    cost: cells.num(row, "cost"),
+    latencyMs: cells.num(row, "latency_ms"),
+    firstByteMs: cells.numOrNull(row, "first_byte_ms"),
+    stream: cells.bool(row, "stream"),
+    time: cells.num(row, "time"),
   };
 }

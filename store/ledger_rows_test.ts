@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { usageRow } from "./store_suite.ts";
-import { attemptLogJson, queuedListed, queuedSpends, requestRowOf } from "./ledger_rows.ts";
+import {
+  attemptLogJson,
+  LEDGER_COLUMNS,
+  ledgerValues,
+  queuedListed,
+  queuedSpends,
+  requestRowOf,
+} from "./ledger_rows.ts";
 
 Deno.test("queued rows: matched against spend and listing queries like written ones", () => {
   const row = {
@@ -19,4 +26,14 @@ Deno.test("queued rows: matched against spend and listing queries like written o
   assert.equal(queuedListed(row, { ...window, requestId: row.requestId }, new Set(["k1"])), true);
   assert.deepEqual(requestRowOf(row).attemptLog, []);
   assert.equal(attemptLogJson(row), null);
+});
+
+Deno.test("ledger columns: one value per shared column, booleans as the dialect writes them", () => {
+  const row = { ...usageRow("k1", 2, 100), stream: true };
+  const values = ledgerValues(row, (value) => value ? 1 : 0);
+  assert.equal(values.length, LEDGER_COLUMNS.length);
+  assert.equal(values[LEDGER_COLUMNS.indexOf("stream")], 1);
+  assert.equal(values[LEDGER_COLUMNS.indexOf("time")], 100);
+  assert.equal(ledgerValues(row, (value) => value)[LEDGER_COLUMNS.indexOf("stream")], true);
+  assert.ok(!LEDGER_COLUMNS.includes("aborted"), "SQLite adds its legacy column itself");
 });

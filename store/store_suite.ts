@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { LAST_USED_RESOLUTION_MS } from "./key_rules.ts";
 import { type Outcome, OUTCOMES, type Store, type UsageRecord } from "./store.ts";
+import { testKeyRecord } from "./test_records.ts";
 
 /** What a test opens: a fresh, empty store, and how to dispose of it. */
 export interface OpenedStore {
@@ -95,20 +96,15 @@ function registerKeyTests(test: Register): void {
     clock.advance(1);
     const b = await store.createKey("ci");
     assert.notEqual(a.key, b.key);
-    assert.deepEqual(a.record, {
-      id: a.record.id,
-      name: "laptop",
-      hint: `${a.key.slice(0, 12)}…`,
-      createdAt: clock.now() - 1,
-      revokedAt: null,
-      lastUsedAt: null,
-      admin: false,
-      team: null,
-      policy: {},
-      teamPolicy: null,
-      rotatedAt: null,
-      previousValidUntil: null,
-    });
+    assert.deepEqual(
+      a.record,
+      testKeyRecord({
+        id: a.record.id,
+        name: "laptop",
+        hint: `${a.key.slice(0, 12)}…`,
+        createdAt: clock.now() - 1,
+      }),
+    );
     assert.deepEqual(await store.getKey(a.record.id), a.record);
     assert.equal(await store.getKey("nosuchkey0"), null);
     const listed = await store.listKeys();

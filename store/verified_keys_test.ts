@@ -3,21 +3,9 @@ import { join } from "node:path";
 import { openSqliteStore } from "./sqlite/sqlite_store.ts";
 import { KEYS_CHECK_INTERVAL_MS, VerifiedKeys } from "./verified_keys.ts";
 import type { KeyCheck, KeyRecord } from "./store.ts";
+import { testKeyRecord } from "./test_records.ts";
 
-const RECORD: KeyRecord = {
-  id: "abc",
-  name: "n",
-  hint: "gth_abc…",
-  createdAt: 0,
-  revokedAt: null,
-  lastUsedAt: null,
-  admin: false,
-  team: null,
-  policy: {},
-  teamPolicy: null,
-  rotatedAt: null,
-  previousValidUntil: null,
-};
+const RECORD: KeyRecord = testKeyRecord({ id: "abc", name: "n", hint: "gth_abc…", createdAt: 0 });
 
 /** A memory over a settable generation and clock, counting generation reads. */
 function memory(checkIntervalMs = 250) {

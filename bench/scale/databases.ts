@@ -4,6 +4,7 @@
  * @module
  */
 import postgres from "postgres";
+import { createScratchDatabase } from "../../store/postgres/scratch_database.ts";
 
 /** Where the bench creates its databases unless `--postgres=URL` says otherwise. */
 export const DEFAULT_POSTGRES_ADMIN_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -19,42 +20,25 @@ export interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-/** A database name the bench may create: `gatehouse_bench_` and 12 hex characters. */
-export function benchDatabaseName(random: Uint8Array = crypto.getRandomValues(new Uint8Array(6))) {
-  return `gatehouse_bench_${[...random].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 /** Creates a fresh database on the server of `adminUrl`. */
 export async function createBenchDatabase(
   adminUrl: string = DEFAULT_POSTGRES_ADMIN_URL,
 ): Promise<BenchDatabase> {
-  const name = benchDatabaseName();
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const database = await createScratchDatabase(adminUrl, "gatehouse_bench");
+  const url = database.url.toString();
   let reader: postgres.Sql | null = null;
   return {
-    url: url.toString(),
-    name,
+    url,
+    name: database.name,
     async count(table: string) {
-      reader ??= postgres(url.toString(), { max: 1, onnotice: () => {} });
+      reader ??= postgres(url, { max: 1, onnotice: () => {} });
       const rows = await reader.unsafe(`SELECT count(*)::int AS n FROM ${table}`);
       return Number(rows[0]?.n ?? 0);
     },
     async drop() {
       await reader?.end();
       reader = null;
-      const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await sql.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await sql.end();
-      }
+      await database.drop();
     },
   };
 }

@@ -26,8 +26,11 @@ export function isDriverSocketCrash(error: unknown): boolean {
 export function isDriverOrphanRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   const frames = (reason.stack ?? "").split("\n").filter((line) => line.trim().startsWith("at "));
-  // Only the driver's own frames: a rejection that passed through gatehouse code is not this.
-  return frames.length > 0 && frames.every((line) => DRIVER_FRAME.test(line)) &&
+  // Raised in the driver and seen by no code but the driver's and the runtime's (`ext:`): a
+  // rejection that passed through gatehouse code is not this.
+  const code = frames.filter((line) => !/\(ext:|at ext:/.test(line));
+  return code.length > 0 && DRIVER_FRAME.test(frames[0] ?? "") &&
+    code.every((line) => DRIVER_FRAME.test(line)) &&
     (reason.name === "PostgresError" || /CONNECTION_/.test(reason.message));
 }
 

@@ -21,7 +21,8 @@ Deno.test("driver guard: a server error left in a driver-only promise is recogni
   orphan.name = "PostgresError";
   orphan.stack =
     `PostgresError: ${orphan.message}\n    at ErrorResponse (${driver}connection.js:815:30)` +
-    `\n    at handle (${driver}connection.js:489:6)`;
+    `\n    at handle (${driver}connection.js:489:6)` +
+    "\n    at Socket.emit (ext:deno_node/_events.mjs:4:461)";
   assert.equal(isDriverOrphanRejection(orphan), true);
   const ours = new Error(orphan.message);
   ours.name = "PostgresError";

@@ -10,14 +10,13 @@
  */
 import type { Policy } from "../../governance/policy.ts";
 import type { KeyCheck, KeyPatch, KeyRecord, NewKey, TeamRecord } from "../store.ts";
-import { generateApiKey, generateApiKeyFor, matchStoredHashes, parseKeyId } from "../api_key.ts";
+import { generateApiKey, generateApiKeyFor, parseKeyId } from "../api_key.ts";
 import { keyVerdict } from "../key_verdict.ts";
-import { KEYS_CHECK_INTERVAL_MS, VerifiedKeys } from "../verified_keys.ts";
+import { KEYS_CHECK_INTERVAL_MS, type VerifiedKey, VerifiedKeys } from "../verified_keys.ts";
 import {
   checkRotationGrace,
   checkTeamId,
   ID_ATTEMPTS,
-  LAST_USED_RESOLUTION_MS,
   noFreeKeyId,
   teamExists,
   teamHasMembers,
@@ -25,14 +24,17 @@ import {
 } from "../key_rules.ts";
 import type { SqlClient, SqlQueries } from "./sql_client.ts";
 import * as sql from "./key_sql.ts";
+import {
+  type IssuedKey,
+  KeyCheckMemory,
+  keySpec,
+  matchKeyRow,
+  newKeyRecord,
+  patchedFields,
+  UNKNOWN,
+} from "../key_registry_core.ts";
 
-const UNKNOWN: KeyCheck = { reason: "unknown" };
-
-/** A key with its secret, shown once. */
-export interface IssuedKey {
-  record: KeyRecord;
-  key: string;
-}
+export type { IssuedKey } from "../key_registry_core.ts";
 
 /** Options for {@link PostgresKeys}. */
 export interface PostgresKeysOptions {
@@ -48,8 +50,7 @@ export class PostgresKeys {
   readonly #db: SqlClient;
   readonly #now: () => number;
   readonly #onChanged: () => void;
-  readonly #verified: VerifiedKeys;
-  readonly #touched = new Map<string, number>();
+  readonly #memory: KeyCheckMemory;
   #generation: number;
   /** Bumped whenever the memory is cleared: a record read before a clear is not remembered. */
   #epoch = 0;
@@ -62,7 +63,9 @@ export class PostgresKeys {
     this.#onChanged = options.onChanged;
     this.#generation = generation;
     // The memory checks the cached generation before each use; the poll keeps it fresh.
-    this.#verified = new VerifiedKeys({ generation: () => this.#generation, checkIntervalMs: 0 });
+    this.#memory = new KeyCheckMemory(
+      new VerifiedKeys({ generation: () => this.#generation, checkIntervalMs: 0 }),
+    );
   }
 
   /** Reads the generation, listens for changes and starts the poll. */
@@ -92,30 +95,16 @@ export class PostgresKeys {
   /** Forgets every verified key now. */
   forgetVerified(): void {
     this.#epoch++;
-    this.#verified.reset(this.#generation);
+    this.#memory.reset(this.#generation);
   }
 
   createKey(key: string | NewKey): Promise<IssuedKey> {
-    const spec: NewKey = typeof key === "string" ? { name: key } : key;
+    const spec = keySpec(key);
     return this.#change(async (tx) => {
-      const team = spec.team ?? null;
-      if (team !== null) await requireTeam(tx, team);
+      if (spec.team !== undefined && spec.team !== null) await requireTeam(tx, spec.team);
       for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
         const generated = generateApiKey();
-        const record: KeyRecord = {
-          id: generated.id,
-          name: spec.name,
-          hint: generated.hint,
-          createdAt: this.#now(),
-          revokedAt: null,
-          lastUsedAt: null,
-          admin: spec.admin ?? false,
-          team,
-          policy: spec.policy ?? {},
-          teamPolicy: null,
-          rotatedAt: null,
-          previousValidUntil: null,
-        };
+        const record = newKeyRecord(spec, generated, this.#now());
         if (await sql.insertKey(tx, record, generated.hash)) {
           const stored = await sql.findKey(tx, record.id);
           return { record: stored?.record ?? record, key: generated.key };
@@ -138,18 +127,13 @@ export class PostgresKeys {
       const current = (await sql.findKey(tx, id))?.record;
       if (current === undefined) return null;
       if (patch.team !== undefined && patch.team !== null) await requireTeam(tx, patch.team);
-      await sql.updateKey(tx, id, {
-        name: patch.name ?? current.name,
-        admin: patch.admin ?? current.admin,
-        team: patch.team === undefined ? current.team : patch.team,
-        policy: patch.policy ?? current.policy,
-      });
+      await sql.updateKey(tx, id, patchedFields(current, patch));
       return (await sql.findKey(tx, id))?.record ?? null;
     }, (result) => result !== null);
   }
 
   revokeKey(id: string): Promise<boolean> {
-    this.#touched.delete(id);
+    this.#memory.forgetTouch(id);
     return this.#change((tx) => sql.revokeKey(tx, id, this.#now()), (revoked) => revoked);
   }
 
@@ -171,37 +155,28 @@ export class PostgresKeys {
   async checkKey(presented: string): Promise<KeyCheck> {
     const id = parseKeyId(presented);
     if (id === null) return UNKNOWN;
-    const remembered = this.#verified.get(id, presented);
-    let record: KeyRecord;
-    let matched: "current" | "previous";
-    if (remembered !== null) {
-      ({ record, matched } = remembered);
-    } else {
-      const epoch = this.#epoch;
-      const row = await sql.findKey(this.#db, id);
-      const match = matchStoredHashes(presented, row?.keyHash ?? null, row?.previousHash ?? null);
-      if (row === null || match === null) return UNKNOWN;
-      record = row.record;
-      matched = match;
-      const verdict = keyVerdict(record, matched, this.#now());
-      // A change seen while the row was read may postdate it: then it is not remembered.
-      if ("record" in verdict && epoch === this.#epoch) {
-        this.#verified.set(id, presented, record, matched);
-      }
-    }
+    const remembered = this.#memory.recall(id, presented);
+    const found = remembered ?? await this.#read(id, presented);
+    if (found === null) return UNKNOWN;
     const now = this.#now();
-    const verdict = keyVerdict(record, matched, now);
-    if (!("record" in verdict)) {
-      if (remembered !== null) this.#verified.forget(id);
-      return verdict;
-    }
-    const last = Math.max(this.#touched.get(id) ?? 0, record.lastUsedAt ?? 0);
-    if (now - last < LAST_USED_RESOLUTION_MS) return verdict;
-    this.#touched.set(id, now);
+    const verdict = this.#memory.judge(id, found, remembered !== null, now);
+    if (!("record" in verdict) || !this.#memory.touchDue(id, found.record, now)) return verdict;
+    // Noted before the write, so checks meanwhile do not write it again.
+    this.#memory.touching(id, now);
     await sql.touchKey(this.#db, id, now);
-    const touched = { ...record, lastUsedAt: now };
-    this.#verified.update(id, touched);
-    return { record: touched };
+    return this.#memory.used(id, found.record, now);
+  }
+
+  /** Reads key `id` and matches `presented` against its hashes; a live key is remembered unless
+   * a change was seen while the row was read. */
+  async #read(id: string, presented: string): Promise<VerifiedKey | null> {
+    const epoch = this.#epoch;
+    const found = matchKeyRow(presented, await sql.findKey(this.#db, id));
+    if (found === null) return null;
+    const verdict = keyVerdict(found.record, found.matched, this.#now());
+    // A change seen while the row was read may postdate it: then it is not remembered.
+    if ("record" in verdict && epoch === this.#epoch) this.#memory.remember(id, presented, found);
+    return found;
   }
 
   countKeys(): Promise<number> {

@@ -5,6 +5,7 @@ import {
   serverDatabase,
   TEST_DATABASE_URL,
   type TestDatabase,
+  usingDatabase,
 } from "./pg_test_kit.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
@@ -43,14 +44,7 @@ async function revokeSeenElsewhere(database: TestDatabase): Promise<void> {
 Deno.test({
   name: "postgres keys: a revoke through store A is refused by store B within 1 s (pglite)",
   ...loose,
-  fn: async () => {
-    const database = pgliteDatabase();
-    try {
-      await revokeSeenElsewhere(database);
-    } finally {
-      await database.drop();
-    }
-  },
+  fn: () => usingDatabase(pgliteDatabase(), revokeSeenElsewhere),
 });
 
 Deno.test({
@@ -59,14 +53,7 @@ Deno.test({
     : "postgres keys: a revoke through store A is refused by store B within 1 s (server)",
   ignore: noServer,
   ...loose,
-  fn: async () => {
-    const database = await serverDatabase(TEST_DATABASE_URL ?? "");
-    try {
-      await revokeSeenElsewhere(database);
-    } finally {
-      await database.drop();
-    }
-  },
+  fn: () => usingDatabase(serverDatabase(TEST_DATABASE_URL ?? ""), revokeSeenElsewhere),
 });
 
 // PGlite is one session: advisory locks are re-entrant within a session, so two stores on it
@@ -78,9 +65,8 @@ Deno.test({
     : "postgres holdSoleInstanceLock: the first store gets it, a second is refused until close",
   ignore: noServer,
   ...loose,
-  fn: async () => {
-    const database = await serverDatabase(TEST_DATABASE_URL ?? "");
-    try {
+  fn: () =>
+    usingDatabase(serverDatabase(TEST_DATABASE_URL ?? ""), async (database) => {
       const a = await openPostgresStoreOn(database.client(), database.description);
       const b = await openPostgresStoreOn(database.client(), database.description);
       assert.equal(await a.holdSoleInstanceLock(), true);
@@ -88,8 +74,5 @@ Deno.test({
       await a.close();
       assert.equal(await b.holdSoleInstanceLock(), true, "released with A's connections");
       await b.close();
-    } finally {
-      await database.drop();
-    }
-  },
+    }),
 });

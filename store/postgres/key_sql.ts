@@ -5,56 +5,30 @@
  */
 import type { Policy } from "../../governance/policy.ts";
 import type { KeyRecord, TeamRecord } from "../store.ts";
-import { readPolicy, writePolicy } from "../policy_json.ts";
+import { writePolicy } from "../policy_json.ts";
 import type { SqlQueries, SqlRow } from "./sql_client.ts";
-import { bool, num, numOrNull, text, textOrNull } from "./rows.ts";
+import { num, PG_CELLS } from "./rows.ts";
+import {
+  type KeyFields,
+  keyRecordFrom,
+  type KeyRow,
+  keyRowFrom,
+  SELECT_KEY,
+  TEAM_COLUMNS,
+  teamRecordFrom,
+} from "../record_rows.ts";
 
-/** A key row with its stored hashes; never leaves the store. */
-export interface KeyRow {
-  record: KeyRecord;
-  keyHash: string;
-  /** The hash of the secret before the last rotation, or null. */
-  previousHash: string | null;
-}
-
-/** The fields a key update writes (the caller merges the patch into the current row). */
-export type KeyFields = Pick<KeyRecord, "name" | "admin" | "team" | "policy">;
+export type { KeyFields, KeyRow } from "../record_rows.ts";
 
 /** The channel a key or team change is announced on, with the new generation as payload. */
 export const KEYS_CHANNEL = "gatehouse_keys";
 
-const SELECT_KEY = `
-  SELECT k.id, k.name, k.key_hash, k.hint, k.created_at, k.revoked_at, k.last_used_at, k.admin,
-    k.team, k.policy, k.rotated_at, k.prev_key_hash, k.prev_valid_until, t.policy AS team_policy
-  FROM api_keys k LEFT JOIN teams t ON t.id = k.team`;
-
-const TEAM_COLUMNS = "id, policy, created_at, updated_at";
-
 function toKey(row: SqlRow): KeyRecord {
-  const teamPolicy = textOrNull(row, "team_policy");
-  return {
-    id: text(row, "id"),
-    name: text(row, "name"),
-    hint: text(row, "hint"),
-    createdAt: num(row, "created_at"),
-    revokedAt: numOrNull(row, "revoked_at"),
-    lastUsedAt: numOrNull(row, "last_used_at"),
-    admin: bool(row, "admin"),
-    team: textOrNull(row, "team"),
-    policy: readPolicy(text(row, "policy")),
-    teamPolicy: teamPolicy === null ? null : readPolicy(teamPolicy),
-    rotatedAt: numOrNull(row, "rotated_at"),
-    previousValidUntil: numOrNull(row, "prev_valid_until"),
-  };
+  return keyRecordFrom(row, PG_CELLS);
 }
 
 function toTeam(row: SqlRow): TeamRecord {
-  return {
-    id: text(row, "id"),
-    policy: readPolicy(text(row, "policy")),
-    createdAt: num(row, "created_at"),
-    updatedAt: num(row, "updated_at"),
-  };
+  return teamRecordFrom(row, PG_CELLS);
 }
 
 /** Inserts a new key; false when the id is taken. */
@@ -75,12 +49,7 @@ export async function listKeys(db: SqlQueries): Promise<KeyRecord[]> {
 /** The row for `id` with its hashes, or null. */
 export async function findKey(db: SqlQueries, id: string): Promise<KeyRow | null> {
   const [row] = await db.query(`${SELECT_KEY} WHERE k.id = $1`, [id]);
-  if (row === undefined) return null;
-  return {
-    record: toKey(row),
-    keyHash: text(row, "key_hash"),
-    previousHash: textOrNull(row, "prev_key_hash"),
-  };
+  return row === undefined ? null : keyRowFrom(row, PG_CELLS);
 }
 
 /** Writes a key's name, admin flag, team and policy. */

@@ -6,7 +6,7 @@
  * @module
  */
 import type { UsageRecord } from "../store.ts";
-import { attemptLogJson } from "../ledger_rows.ts";
+import { LEDGER_COLUMNS, ledgerValues } from "../ledger_rows.ts";
 import type { SqlClient, SqlValue } from "./sql_client.ts";
 
 /** Where the store reports what a caller cannot see (the ledger's outages). */
@@ -23,30 +23,8 @@ export interface LedgerOptions {
   retryMaxMs?: number;
 }
 
-const COLUMNS = [
-  "request_id",
-  "key_id",
-  "model",
-  "served_model",
-  "upstream",
-  "upstream_id",
-  "route",
-  "status",
-  "outcome",
-  "attempts",
-  "attempt_log",
-  "input_tokens",
-  "output_tokens",
-  "cached_tokens",
-  "cache_write_tokens",
-  "reasoning_tokens",
-  "images",
-  "cost",
-  "latency_ms",
-  "first_byte_ms",
-  "stream",
-  "time",
-];
+/** The ledger's columns: the shared ones (Postgres has no legacy `aborted`). */
+const COLUMNS = LEDGER_COLUMNS;
 
 /** How long a row may wait for companions before its batch is written. */
 const BATCH_DELAY_MS = 5;
@@ -65,31 +43,9 @@ function insertRows(rows: number): string {
 
 const INSERTS = new Map(CHUNKS.map((size) => [size, insertRows(size)]));
 
+/** The bound values of one row: the shared ones, booleans as they are. */
 function values(r: UsageRecord): SqlValue[] {
-  return [
-    r.requestId,
-    r.keyId,
-    r.model,
-    r.servedModel,
-    r.upstream,
-    r.upstreamId,
-    r.route,
-    r.status,
-    r.outcome,
-    r.attempts,
-    attemptLogJson(r),
-    r.inputTokens,
-    r.outputTokens,
-    r.cachedTokens,
-    r.cacheWriteTokens,
-    r.reasoningTokens,
-    r.images,
-    r.cost,
-    r.latencyMs,
-    r.firstByteMs,
-    r.stream,
-    r.time,
-  ];
+  return ledgerValues(r, (value) => value);
 }
 
 function messageOf(error: unknown): string {

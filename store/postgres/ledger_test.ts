@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { usageRow } from "../store_suite.ts";
 import type { SqlClient } from "./sql_client.ts";
-import { openPostgresStoreOn } from "./postgres_store.ts";
+import { openPostgresStoreOn, type PostgresStoreOptions } from "./postgres_store.ts";
 import { pgliteDatabase } from "./pg_test_kit.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
@@ -22,6 +22,18 @@ function flaky(client: SqlClient) {
   return { client: wrapped, state };
 }
 
+/** A store on a fresh PGlite database over a {@link flaky} client, logging into `logs`. */
+async function flakyStore(ledger?: PostgresStoreOptions["ledger"]) {
+  const database = pgliteDatabase();
+  const { client, state } = flaky(database.client());
+  const logs: string[] = [];
+  const store = await openPostgresStoreOn(client, "test", {
+    log: (level, message) => logs.push(`${level}: ${message}`),
+    ledger,
+  });
+  return { database, state, logs, store };
+}
+
 async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!await check()) {
@@ -34,13 +46,7 @@ Deno.test({
   name: "postgres ledger: an outage keeps rows queued (warned once), then writes them all once",
   ...loose,
   fn: async () => {
-    const database = pgliteDatabase();
-    const { client, state } = flaky(database.client());
-    const logs: string[] = [];
-    const store = await openPostgresStoreOn(client, "test", {
-      log: (level, message) => logs.push(`${level}: ${message}`),
-      ledger: { retryMs: 20, retryMaxMs: 40 },
-    });
+    const { database, state, logs, store } = await flakyStore({ retryMs: 20, retryMaxMs: 40 });
     const raw = database.client();
     const count = async () => (await raw.query("SELECT COUNT(*)::int AS n FROM usage"))[0]?.n;
     try {
@@ -72,12 +78,10 @@ Deno.test({
   name: "postgres ledger: over the bound the oldest rows are dropped with an error log",
   ...loose,
   fn: async () => {
-    const database = pgliteDatabase();
-    const { client, state } = flaky(database.client());
-    const logs: string[] = [];
-    const store = await openPostgresStoreOn(client, "test", {
-      log: (level, message) => logs.push(`${level}: ${message}`),
-      ledger: { maxQueued: 5, retryMs: 20, retryMaxMs: 20 },
+    const { database, state, logs, store } = await flakyStore({
+      maxQueued: 5,
+      retryMs: 20,
+      retryMaxMs: 20,
     });
     try {
       state.down = true;
@@ -101,12 +105,7 @@ Deno.test({
   name: "postgres ledger: close logs the rows it could not write",
   ...loose,
   fn: async () => {
-    const database = pgliteDatabase();
-    const { client, state } = flaky(database.client());
-    const logs: string[] = [];
-    const store = await openPostgresStoreOn(client, "test", {
-      log: (level, message) => logs.push(`${level}: ${message}`),
-    });
+    const { database, state, logs, store } = await flakyStore();
     state.down = true;
     await store.recordUsage(usageRow("k", 1, 1));
     await store.recordUsage(usageRow("k", 1, 2));

@@ -4,11 +4,11 @@
  * `gatehouse_test_<random>` database there and drops it afterwards, so runs never collide).
  * @module
  */
-import postgres from "postgres";
 import type { PGlite } from "@electric-sql/pglite";
 import { createPglite, pgliteClient } from "./pglite_client.ts";
 import { connectPostgresJs } from "./postgres_js_client.ts";
 import type { SqlClient } from "./sql_client.ts";
+import { createScratchDatabase } from "./scratch_database.ts";
 
 /** The real server's admin URL, or undefined (then only PGlite runs). */
 export const TEST_DATABASE_URL = Deno.env.get("TEST_DATABASE_URL");
@@ -62,29 +62,23 @@ export function pgliteDatabase(): TestDatabase {
 
 /** A fresh database on the server at `adminUrl`. */
 export async function serverDatabase(adminUrl: string): Promise<TestDatabase> {
-  const name = `gatehouse_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const { url, name, drop } = await createScratchDatabase(adminUrl, "gatehouse_test");
   return {
     client: () => connectPostgresJs(url.href, { max: 4 }),
     description: `postgres://${url.hostname}:${url.port || "5432"}/${name}`,
-    async drop() {
-      const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      try {
-        await admin.unsafe(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-          [name],
-        );
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
-      } finally {
-        await admin.end();
-      }
-    },
+    drop,
   };
+}
+
+/** Runs `fn` on `database`, then drops the database whatever happened. */
+export async function usingDatabase(
+  database: TestDatabase | Promise<TestDatabase>,
+  fn: (database: TestDatabase) => Promise<void>,
+): Promise<void> {
+  const opened = await database;
+  try {
+    await fn(opened);
+  } finally {
+    await opened.drop();
+  }
 }

@@ -3,19 +3,9 @@
  * @module
  */
 import type { SqlRow } from "./sql_client.ts";
+import { type Cells, schemaMismatch, text } from "../row_cells.ts";
 
-function mismatch(column: string, expected: string, value: unknown): Error {
-  return new Error(
-    `store schema mismatch: column "${column}" should be ${expected}, got ${typeof value}`,
-  );
-}
-
-/** A TEXT column. */
-export function text(row: SqlRow, column: string): string {
-  const value = row[column];
-  if (typeof value !== "string") throw mismatch(column, "text", value ?? null);
-  return value;
-}
+export { text } from "../row_cells.ts";
 
 /** A numeric column (BIGINT and NUMERIC come back as numbers, or as decimal strings). */
 export function num(row: SqlRow, column: string): number {
@@ -25,7 +15,7 @@ export function num(row: SqlRow, column: string): number {
   if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) {
     return Number(value);
   }
-  throw mismatch(column, "a number", value ?? null);
+  throw schemaMismatch(column, "a number", value ?? null);
 }
 
 /** A nullable numeric column. */
@@ -41,6 +31,9 @@ export function textOrNull(row: SqlRow, column: string): string | null {
 /** A BOOLEAN column. */
 export function bool(row: SqlRow, column: string): boolean {
   const value = row[column];
-  if (typeof value !== "boolean") throw mismatch(column, "a boolean", value ?? null);
+  if (typeof value !== "boolean") throw schemaMismatch(column, "a boolean", value ?? null);
   return value;
 }
+
+/** Postgres's cells: a flag is a real BOOLEAN. */
+export const PG_CELLS: Cells<SqlRow> = { text, textOrNull, num, numOrNull, bool };

@@ -6,53 +6,28 @@
  * team, `""` for keys without one.
  * @module
  */
+import type { RequestQuery, RequestRow, SpendQuery, UsageQuery, UsageReport } from "../store.ts";
 import {
-  type Outcome,
-  OUTCOMES,
-  type RequestQuery,
-  type RequestRow,
-  type SpendQuery,
-  type UsageQuery,
-  type UsageReport,
-  type UsageTotals,
-} from "../store.ts";
-import {
-  attemptLogOf,
-  outcomeOf,
   queuedListed,
   queuedSpends,
+  REQUEST_COLUMNS,
+  requestRowFrom,
   requestRowOf,
   requestsLimit,
 } from "../ledger_rows.ts";
-import type { SqlClient, SqlRow, SqlValue } from "./sql_client.ts";
+import { groupKeys, usageSums, usageTotalsFrom } from "../report_rows.ts";
+import type { SqlClient, SqlValue } from "./sql_client.ts";
 import type { PostgresLedger } from "./ledger.ts";
-import { bool, num, numOrNull, text, textOrNull } from "./rows.ts";
+import { num, PG_CELLS, text } from "./rows.ts";
 
-const SUMS = `
-  COUNT(*) AS requests,
-  COALESCE(SUM(input_tokens), 0) AS input_tokens,
-  COALESCE(SUM(output_tokens), 0) AS output_tokens,
-  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
-  COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
-  COALESCE(SUM(reasoning_tokens), 0) AS reasoning_tokens,
-  COALESCE(SUM(images), 0) AS images,
-  COALESCE(SUM(cost), 0) AS cost,
-  ${OUTCOMES.map((o) => `COUNT(*) FILTER (WHERE outcome = '${o}') AS outcome_${o}`).join(",\n  ")}`;
+const SUMS = usageSums((o) => `COUNT(*) FILTER (WHERE outcome = '${o}')`, "0");
 
 /** The group key of each grouping. */
-const GROUP_KEYS = {
-  model: "model",
-  /** UTC calendar day of a unix-millisecond time, as `YYYY-MM-DD`. */
-  day: "to_char(to_timestamp(floor(time / 1000.0)) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
-  key: "key_id",
-  team: "COALESCE((SELECT team FROM api_keys WHERE api_keys.id = usage.key_id), '')",
-} as const;
+const GROUP_KEYS = groupKeys(
+  "to_char(to_timestamp(floor(time / 1000.0)) AT TIME ZONE 'UTC', 'YYYY-MM-DD')",
+);
 
 const TEAM_MEMBERS = "SELECT id FROM api_keys WHERE team = $1";
-
-const REQUEST_COLUMNS = "request_id, key_id, model, served_model, upstream, route, status, " +
-  "outcome, attempts, attempt_log, input_tokens, output_tokens, cost, latency_ms, first_byte_ms, " +
-  "stream, time";
 
 /** Conditions with `$n` placeholders, numbered as they are added. */
 class Where {
@@ -80,45 +55,6 @@ function scope(filter: { keyId?: string; team?: string; start: number }): Where 
   return where.add((p) => `time >= ${p()}`, filter.start);
 }
 
-function toTotals(row: SqlRow): UsageTotals {
-  return {
-    requests: num(row, "requests"),
-    inputTokens: num(row, "input_tokens"),
-    outputTokens: num(row, "output_tokens"),
-    cachedTokens: num(row, "cached_tokens"),
-    cacheWriteTokens: num(row, "cache_write_tokens"),
-    reasoningTokens: num(row, "reasoning_tokens"),
-    images: num(row, "images"),
-    cost: num(row, "cost"),
-    outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, num(row, `outcome_${o}`)])) as Record<
-      Outcome,
-      number
-    >,
-  };
-}
-
-function toRequest(row: SqlRow): RequestRow {
-  return {
-    requestId: text(row, "request_id"),
-    keyId: text(row, "key_id"),
-    model: text(row, "model"),
-    servedModel: text(row, "served_model"),
-    upstream: text(row, "upstream"),
-    route: text(row, "route"),
-    status: num(row, "status"),
-    outcome: outcomeOf(text(row, "outcome")),
-    attempts: num(row, "attempts"),
-    attemptLog: attemptLogOf(textOrNull(row, "attempt_log")),
-    inputTokens: num(row, "input_tokens"),
-    outputTokens: num(row, "output_tokens"),
-    cost: num(row, "cost"),
-    latencyMs: num(row, "latency_ms"),
-    firstByteMs: numOrNull(row, "first_byte_ms"),
-    stream: bool(row, "stream"),
-    time: num(row, "time"),
-  };
-}
-
 /** Ledger queries over one client and its writer. */
 export class PostgresReports {
   readonly #client: SqlClient;
@@ -139,7 +75,7 @@ export class PostgresReports {
       where.args,
     );
     if (totalsRow === undefined) throw new Error("usage totals query returned no row");
-    const totals = toTotals(totalsRow);
+    const totals = usageTotalsFrom(totalsRow, PG_CELLS);
     if (query.groupBy === undefined) return { totals };
     // COLLATE "C": byte order, as SQLite sorts, whatever the database's collation.
     const rows = await this.#client.query(
@@ -149,7 +85,10 @@ export class PostgresReports {
     );
     return {
       totals,
-      groups: rows.map((row) => ({ key: text(row, "group_key"), ...toTotals(row) })),
+      groups: rows.map((row) => ({
+        key: text(row, "group_key"),
+        ...usageTotalsFrom(row, PG_CELLS),
+      })),
     };
   }
 
@@ -190,7 +129,7 @@ export class PostgresReports {
           `LIMIT $${where.args.length}`,
         where.args,
       );
-      const written = rows.map(toRequest);
+      const written = rows.map((row) => requestRowFrom(row, PG_CELLS));
       const members = await this.#members(query.team, queued.length);
       // Queued rows are newer than every written one: at an equal time they come first.
       const waiting = queued.filter((r) => queuedListed(r, query, members)).map(requestRowOf)

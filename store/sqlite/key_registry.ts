@@ -7,8 +7,7 @@
 import type { DatabaseSync } from "node:sqlite";
 import type { Policy } from "../../governance/policy.ts";
 import type { KeyCheck, KeyPatch, KeyRecord, NewKey, TeamRecord } from "../store.ts";
-import { generateApiKey, generateApiKeyFor, matchStoredHashes, parseKeyId } from "../api_key.ts";
-import { keyVerdict } from "../key_verdict.ts";
+import { generateApiKey, generateApiKeyFor, parseKeyId } from "../api_key.ts";
 import { VerifiedKeys } from "../verified_keys.ts";
 import { KeyTable } from "./keys.ts";
 import { TeamTable } from "./teams.ts";
@@ -17,16 +16,23 @@ import {
   checkRotationGrace,
   checkTeamId,
   ID_ATTEMPTS,
-  LAST_USED_RESOLUTION_MS,
   noFreeKeyId,
   teamExists,
   teamHasMembers,
   teamMissing,
 } from "../key_rules.ts";
+import {
+  type IssuedKey,
+  KeyCheckMemory,
+  keySpec,
+  matchKeyRow,
+  newKeyRecord,
+  patchedFields,
+  UNKNOWN,
+} from "../key_registry_core.ts";
 
 export { LAST_USED_RESOLUTION_MS } from "../key_rules.ts";
-
-const UNKNOWN: KeyCheck = { reason: "unknown" };
+export type { IssuedKey } from "../key_registry_core.ts";
 
 /** Options for {@link KeyRegistry}. */
 export interface KeyRegistryOptions {
@@ -38,12 +44,6 @@ export interface KeyRegistryOptions {
   onChanged?: () => void;
 }
 
-/** A key with its secret, shown once. */
-export interface IssuedKey {
-  record: KeyRecord;
-  key: string;
-}
-
 /** Keys and teams over one connection. */
 export class KeyRegistry {
   readonly #db: DatabaseSync;
@@ -51,10 +51,8 @@ export class KeyRegistry {
   readonly #keys: KeyTable;
   readonly #teams: TeamTable;
   readonly #generation: KeysGeneration;
-  readonly #verified: VerifiedKeys;
+  readonly #memory: KeyCheckMemory;
   readonly #onChanged: () => void;
-  /** Last `last_used_at` written per key id by this process. */
-  readonly #touched = new Map<string, number>();
 
   constructor(db: DatabaseSync, options: KeyRegistryOptions) {
     this.#db = db;
@@ -63,34 +61,22 @@ export class KeyRegistry {
     this.#keys = new KeyTable(db);
     this.#teams = new TeamTable(db);
     this.#generation = new KeysGeneration(db);
-    this.#verified = new VerifiedKeys({
-      generation: () => this.#generation.read(),
-      checkIntervalMs: options.keysCheckIntervalMs,
-    });
+    this.#memory = new KeyCheckMemory(
+      new VerifiedKeys({
+        generation: () => this.#generation.read(),
+        checkIntervalMs: options.keysCheckIntervalMs,
+      }),
+    );
   }
 
   /** Creates a key; throws when its team does not exist. */
   createKey(key: string | NewKey): IssuedKey {
-    const spec: NewKey = typeof key === "string" ? { name: key } : key;
+    const spec = keySpec(key);
     return this.#change(() => {
-      const team = spec.team ?? null;
-      if (team !== null) this.#requireTeam(team);
+      if (spec.team !== undefined && spec.team !== null) this.#requireTeam(spec.team);
       for (let attempt = 0; attempt < ID_ATTEMPTS; attempt++) {
         const generated = generateApiKey();
-        const record: KeyRecord = {
-          id: generated.id,
-          name: spec.name,
-          hint: generated.hint,
-          createdAt: this.#now(),
-          revokedAt: null,
-          lastUsedAt: null,
-          admin: spec.admin ?? false,
-          team,
-          policy: spec.policy ?? {},
-          teamPolicy: null,
-          rotatedAt: null,
-          previousValidUntil: null,
-        };
+        const record = newKeyRecord(spec, generated, this.#now());
         if (this.#keys.insert(record, generated.hash)) {
           return { record: this.#keys.find(record.id)?.record ?? record, key: generated.key };
         }
@@ -116,19 +102,14 @@ export class KeyRegistry {
       const current = this.#keys.find(id)?.record;
       if (current === undefined) return null;
       if (patch.team !== undefined && patch.team !== null) this.#requireTeam(patch.team);
-      this.#keys.update(id, {
-        name: patch.name ?? current.name,
-        admin: patch.admin ?? current.admin,
-        team: patch.team === undefined ? current.team : patch.team,
-        policy: patch.policy ?? current.policy,
-      });
+      this.#keys.update(id, patchedFields(current, patch));
       return this.getKey(id);
     }, (result) => result !== null);
   }
 
   /** Revokes a key; false when no such key. */
   revokeKey(id: string): boolean {
-    this.#touched.delete(id);
+    this.#memory.forgetTouch(id);
     return this.#change(() => this.#keys.revoke(id, this.#now()), (revoked) => revoked);
   }
 
@@ -156,36 +137,21 @@ export class KeyRegistry {
     const id = parseKeyId(presented);
     if (id === null) return UNKNOWN;
     const now = this.#now();
-    const remembered = this.#verified.get(id, presented);
-    let record: KeyRecord;
-    let matched: "current" | "previous";
-    if (remembered !== null) {
-      ({ record, matched } = remembered);
-    } else {
-      const row = this.#keys.find(id);
-      const match = matchStoredHashes(presented, row?.keyHash ?? null, row?.previousHash ?? null);
-      if (row === null || match === null) return UNKNOWN;
-      record = row.record;
-      matched = match;
-    }
-    const verdict = keyVerdict(record, matched, now);
-    if (!("record" in verdict)) {
-      if (remembered !== null) this.#verified.forget(id);
-      return verdict;
-    }
-    if (remembered === null) this.#verified.set(id, presented, record, matched);
-    const last = Math.max(this.#touched.get(id) ?? 0, record.lastUsedAt ?? 0);
-    if (now - last < LAST_USED_RESOLUTION_MS) return verdict;
+    const remembered = this.#memory.recall(id, presented);
+    const found = remembered ?? matchKeyRow(presented, this.#keys.find(id));
+    if (found === null) return UNKNOWN;
+    const verdict = this.#memory.judge(id, found, remembered !== null, now);
+    if (!("record" in verdict)) return verdict;
+    if (remembered === null) this.#memory.remember(id, presented, found);
+    if (!this.#memory.touchDue(id, found.record, now)) return verdict;
     this.#keys.touch(id, now);
-    this.#touched.set(id, now);
-    const touched = { ...record, lastUsedAt: now };
-    this.#verified.update(id, touched);
-    return { record: touched };
+    this.#memory.touching(id, now);
+    return this.#memory.used(id, found.record, now);
   }
 
   /** Forgets every verified key now. */
   forgetVerified(): void {
-    this.#verified.reset(this.#generation.read());
+    this.#memory.reset(this.#generation.read());
   }
 
   /** Every key ever created, revoked ones included. */
@@ -249,7 +215,7 @@ export class KeyRegistry {
       const generation = changed(result) ? this.#generation.bump() : null;
       this.#db.exec("COMMIT");
       if (generation !== null) {
-        this.#verified.reset(generation);
+        this.#memory.reset(generation);
         this.#onChanged();
       }
       return result;

@@ -4,6 +4,7 @@ import { DatabaseSync } from "node:sqlite";
 import type { KeyCheck } from "../store.ts";
 import { openDatabase } from "./open.ts";
 import { KeyRegistry } from "./key_registry.ts";
+import { testKeyRecord } from "../test_records.ts";
 
 const START = Date.UTC(2025, 0, 1);
 
@@ -23,20 +24,15 @@ function reason(check: KeyCheck): string {
 Deno.test("createKey: a bare name is a plain key; a NewKey sets admin, team and policy", () => {
   const { keys, advance } = registry();
   const plain = keys.createKey("laptop");
-  assert.deepEqual(plain.record, {
-    id: plain.record.id,
-    name: "laptop",
-    hint: `${plain.key.slice(0, 12)}…`,
-    createdAt: START,
-    revokedAt: null,
-    lastUsedAt: null,
-    admin: false,
-    team: null,
-    policy: {},
-    teamPolicy: null,
-    rotatedAt: null,
-    previousValidUntil: null,
-  });
+  assert.deepEqual(
+    plain.record,
+    testKeyRecord({
+      id: plain.record.id,
+      name: "laptop",
+      hint: `${plain.key.slice(0, 12)}…`,
+      createdAt: START,
+    }),
+  );
   keys.createTeam("red", { rpm: 3 });
   advance(1);
   const full = keys.createKey({ name: "ci", admin: true, team: "red", policy: { tpm: 7 } });

@@ -5,42 +5,20 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { KeyRecord } from "../store.ts";
-import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
-import { readPolicy, writePolicy } from "../policy_json.ts";
+import { num, type Row, SQLITE_CELLS } from "./rows.ts";
+import { writePolicy } from "../policy_json.ts";
+import {
+  type KeyFields,
+  keyRecordFrom,
+  type KeyRow,
+  keyRowFrom,
+  SELECT_KEY as SELECT,
+} from "../record_rows.ts";
 
-/** A key row with its stored hashes; never leaves the store. */
-export interface KeyRow {
-  record: KeyRecord;
-  keyHash: string;
-  /** The hash of the secret before the last rotation, or null. */
-  previousHash: string | null;
-}
-
-/** The fields a key update writes (the caller merges the patch into the current row). */
-export type KeyFields = Pick<KeyRecord, "name" | "admin" | "team" | "policy">;
-
-/** Every column of a key, and its team's policy (NULL without a team). */
-const SELECT = `
-  SELECT k.id, k.name, k.key_hash, k.hint, k.created_at, k.revoked_at, k.last_used_at, k.admin,
-    k.team, k.policy, k.rotated_at, k.prev_key_hash, k.prev_valid_until, t.policy AS team_policy
-  FROM api_keys k LEFT JOIN teams t ON t.id = k.team`;
+export type { KeyFields, KeyRow } from "../record_rows.ts";
 
 function toRecord(row: Row): KeyRecord {
-  const teamPolicy = textOrNull(row, "team_policy");
-  return {
-    id: text(row, "id"),
-    name: text(row, "name"),
-    hint: text(row, "hint"),
-    createdAt: num(row, "created_at"),
-    revokedAt: numOrNull(row, "revoked_at"),
-    lastUsedAt: numOrNull(row, "last_used_at"),
-    admin: num(row, "admin") !== 0,
-    team: textOrNull(row, "team"),
-    policy: readPolicy(text(row, "policy")),
-    teamPolicy: teamPolicy === null ? null : readPolicy(teamPolicy),
-    rotatedAt: numOrNull(row, "rotated_at"),
-    previousValidUntil: numOrNull(row, "prev_valid_until"),
-  };
+  return keyRecordFrom(row, SQLITE_CELLS);
 }
 
 /** Prepared statements over `api_keys`, created once per connection. */
@@ -101,12 +79,7 @@ export class KeyTable {
   /** The row for `id` with its hashes, or null. */
   find(id: string): KeyRow | null {
     const row = this.#byId.get(id);
-    if (row === undefined) return null;
-    return {
-      record: toRecord(row),
-      keyHash: text(row, "key_hash"),
-      previousHash: textOrNull(row, "prev_key_hash"),
-    };
+    return row === undefined ? null : keyRowFrom(row, SQLITE_CELLS);
   }
 
   /** Writes a key's name, admin flag, team and policy; false when no such key. */

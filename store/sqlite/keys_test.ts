@@ -2,22 +2,10 @@ import assert from "node:assert/strict";
 import type { KeyRecord } from "../store.ts";
 import { openDatabase } from "./open.ts";
 import { KeyTable } from "./keys.ts";
+import { testKeyRecord } from "../test_records.ts";
 
-const record = (id: string, createdAt: number, extra: Partial<KeyRecord> = {}): KeyRecord => ({
-  id,
-  name: `name-${id}`,
-  hint: `gth_${id.slice(0, 8)}…`,
-  createdAt,
-  revokedAt: null,
-  lastUsedAt: null,
-  admin: false,
-  team: null,
-  policy: {},
-  teamPolicy: null,
-  rotatedAt: null,
-  previousValidUntil: null,
-  ...extra,
-});
+const record = (id: string, createdAt: number, extra: Partial<KeyRecord> = {}): KeyRecord =>
+  testKeyRecord({ id, name: `name-${id}`, hint: `gth_${id.slice(0, 8)}…`, createdAt, ...extra });
 
 Deno.test("KeyTable: insert refuses a taken id; find returns the hashes beside the record", () => {
   const table = new KeyTable(openDatabase(":memory:"));

@@ -8,29 +8,9 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { RequestQuery, RequestRow } from "../store.ts";
-import { attemptLogOf, outcomeOf, requestsLimit } from "../ledger_rows.ts";
-import { num, numOrNull, type Row, text, textOrNull } from "./rows.ts";
+import { REQUEST_COLUMNS, requestRowFrom, requestsLimit } from "../ledger_rows.ts";
+import { type Row, SQLITE_CELLS } from "./rows.ts";
 import type { UsageLedger } from "./usage.ts";
-
-const COLUMNS = [
-  "request_id",
-  "key_id",
-  "model",
-  "served_model",
-  "upstream",
-  "route",
-  "status",
-  "outcome",
-  "attempts",
-  "attempt_log",
-  "input_tokens",
-  "output_tokens",
-  "cost",
-  "latency_ms",
-  "first_byte_ms",
-  "stream",
-  "time",
-].join(", ");
 
 /** The SQL and arguments of a request listing (exported for the query-plan test). */
 export function requestsQuery(query: RequestQuery): { sql: string; args: (string | number)[] } {
@@ -49,32 +29,14 @@ export function requestsQuery(query: RequestQuery): { sql: string; args: (string
   if (query.requestId !== undefined) add("request_id = ?", query.requestId);
   args.push(requestsLimit(query.limit));
   return {
-    sql: `SELECT ${COLUMNS} FROM usage WHERE ${conditions.join(" AND ")} ` +
+    sql: `SELECT ${REQUEST_COLUMNS} FROM usage WHERE ${conditions.join(" AND ")} ` +
       "ORDER BY time DESC, id DESC LIMIT ?",
     args,
   };
 }
 
 function toRequest(row: Row): RequestRow {
-  return {
-    requestId: text(row, "request_id"),
-    keyId: text(row, "key_id"),
-    model: text(row, "model"),
-    servedModel: text(row, "served_model"),
-    upstream: text(row, "upstream"),
-    route: text(row, "route"),
-    status: num(row, "status"),
-    outcome: outcomeOf(text(row, "outcome")),
-    attempts: num(row, "attempts"),
-    attemptLog: attemptLogOf(textOrNull(row, "attempt_log")),
-    inputTokens: num(row, "input_tokens"),
-    outputTokens: num(row, "output_tokens"),
-    cost: num(row, "cost"),
-    latencyMs: num(row, "latency_ms"),
-    firstByteMs: numOrNull(row, "first_byte_ms"),
-    stream: num(row, "stream") !== 0,
-    time: num(row, "time"),
-  };
+  return requestRowFrom(row, SQLITE_CELLS);
 }
 
 /** Request listings, prepared on first use and kept per connection. */

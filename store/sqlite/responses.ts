@@ -4,7 +4,8 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { StoredResponse } from "../store.ts";
-import { num, text } from "./rows.ts";
+import { SQLITE_CELLS } from "./rows.ts";
+import { RESPONSE_COLUMNS, responseFrom, responseIdTaken } from "../record_rows.ts";
 
 /** Prepared statements over `responses`, created once per connection. */
 export class ResponseTable {
@@ -15,13 +16,13 @@ export class ResponseTable {
     // Saving the same id again replaces it only for the key that owns it; another key's
     // write matches no row, which `save` reports as an error.
     this.#upsert = db.prepare(
-      `INSERT INTO responses (id, key_id, conversation, created_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO responses (${RESPONSE_COLUMNS}) VALUES (?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET conversation = excluded.conversation,
          created_at = excluded.created_at
        WHERE responses.key_id = excluded.key_id`,
     );
     this.#load = db.prepare(
-      "SELECT id, key_id, conversation, created_at FROM responses WHERE id = ? AND key_id = ?",
+      `SELECT ${RESPONSE_COLUMNS} FROM responses WHERE id = ? AND key_id = ?`,
     );
   }
 
@@ -34,21 +35,13 @@ export class ResponseTable {
       response.createdAt,
     );
     if (Number(changes) !== 1) {
-      throw new Error(
-        `response id "${response.id}" already belongs to another key; response ids must be unique`,
-      );
+      throw responseIdTaken(response.id);
     }
   }
 
   /** The response when it exists and belongs to `keyId`, else null. */
   load(id: string, keyId: string): StoredResponse | null {
     const row = this.#load.get(id, keyId);
-    if (row === undefined) return null;
-    return {
-      id: text(row, "id"),
-      keyId: text(row, "key_id"),
-      conversation: text(row, "conversation"),
-      createdAt: num(row, "created_at"),
-    };
+    return row === undefined ? null : responseFrom(row, SQLITE_CELLS);
   }
 }

@@ -4,29 +4,19 @@
  * @module
  */
 import type { SQLOutputValue } from "node:sqlite";
+import { type Cells, schemaMismatch, text } from "../row_cells.ts";
+
+export { text } from "../row_cells.ts";
 
 /** A result row as `node:sqlite` returns it. */
 export type Row = Record<string, SQLOutputValue>;
-
-function mismatch(column: string, expected: string, value: SQLOutputValue): Error {
-  return new Error(
-    `store schema mismatch: column "${column}" should be ${expected}, got ${typeof value}`,
-  );
-}
-
-/** A TEXT column. */
-export function text(row: Row, column: string): string {
-  const value = row[column];
-  if (typeof value !== "string") throw mismatch(column, "text", value ?? null);
-  return value;
-}
 
 /** An INTEGER or REAL column. */
 export function num(row: Row, column: string): number {
   const value = row[column];
   if (typeof value === "number") return value;
   if (typeof value === "bigint") return Number(value);
-  throw mismatch(column, "a number", value ?? null);
+  throw schemaMismatch(column, "a number", value ?? null);
 }
 
 /** A nullable INTEGER or REAL column. */
@@ -38,3 +28,12 @@ export function numOrNull(row: Row, column: string): number | null {
 export function textOrNull(row: Row, column: string): string | null {
   return row[column] === null ? null : text(row, column);
 }
+
+/** SQLite's cells: a flag is an INTEGER, 0 for false. */
+export const SQLITE_CELLS: Cells<Row> = {
+  text,
+  textOrNull,
+  num,
+  numOrNull,
+  bool: (row, column) => num(row, column) !== 0,
+};

@@ -5,20 +5,14 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { Policy } from "../../governance/policy.ts";
 import type { TeamRecord } from "../store.ts";
-import { num, type Row, text } from "./rows.ts";
-import { readPolicy, writePolicy } from "../policy_json.ts";
+import { num, type Row, SQLITE_CELLS } from "./rows.ts";
+import { writePolicy } from "../policy_json.ts";
+import { TEAM_COLUMNS as COLUMNS, teamRecordFrom } from "../record_rows.ts";
 
 export { TEAM_ID_PATTERN } from "../key_rules.ts";
 
-const COLUMNS = "id, policy, created_at, updated_at";
-
 function toRecord(row: Row): TeamRecord {
-  return {
-    id: text(row, "id"),
-    policy: readPolicy(text(row, "policy")),
-    createdAt: num(row, "created_at"),
-    updatedAt: num(row, "updated_at"),
-  };
+  return teamRecordFrom(row, SQLITE_CELLS);
 }
 
 /** Prepared statements over `teams`, created once per connection. */

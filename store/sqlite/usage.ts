@@ -5,35 +5,11 @@
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { UsageRecord } from "../store.ts";
-import { attemptLogJson } from "../ledger_rows.ts";
+import { LEDGER_COLUMNS, ledgerValues } from "../ledger_rows.ts";
 
-/** The columns of one ledger row, in {@link values} order. `aborted` predates `outcome` and is
- * written from it, so older readers of the file keep working. */
-const COLUMNS = [
-  "request_id",
-  "key_id",
-  "model",
-  "served_model",
-  "upstream",
-  "upstream_id",
-  "route",
-  "status",
-  "outcome",
-  "attempts",
-  "attempt_log",
-  "input_tokens",
-  "output_tokens",
-  "cached_tokens",
-  "cache_write_tokens",
-  "reasoning_tokens",
-  "images",
-  "cost",
-  "latency_ms",
-  "first_byte_ms",
-  "stream",
-  "aborted",
-  "time",
-];
+/** The columns of one ledger row, in {@link values} order: the shared ones, then `aborted`. It
+ * predates `outcome` and is written from it, so older readers of the file keep working. */
+const COLUMNS = [...LEDGER_COLUMNS, "aborted"];
 
 /** Rows per multi-row INSERT: one statement step for many rows costs about half as much per
  * row as one step each. (23 columns × 32 rows stays far below SQLite's 32,766 variables.) */
@@ -45,33 +21,14 @@ function insertRows(rows: number): string {
   return `INSERT INTO usage (${COLUMNS.join(", ")}) VALUES ${new Array(rows).fill(row).join(", ")}`;
 }
 
-/** The bound values of one row. */
+/** SQLite stores a boolean as 0 or 1. */
+const flag = (value: boolean) => value ? 1 : 0;
+
+/** The bound values of one row: the shared ones, then the legacy `aborted`. */
 function values(r: UsageRecord): (string | number | null)[] {
-  return [
-    r.requestId,
-    r.keyId,
-    r.model,
-    r.servedModel,
-    r.upstream,
-    r.upstreamId,
-    r.route,
-    r.status,
-    r.outcome,
-    r.attempts,
-    attemptLogJson(r),
-    r.inputTokens,
-    r.outputTokens,
-    r.cachedTokens,
-    r.cacheWriteTokens,
-    r.reasoningTokens,
-    r.images,
-    r.cost,
-    r.latencyMs,
-    r.firstByteMs,
-    r.stream ? 1 : 0,
-    r.outcome === "client_disconnect" ? 1 : 0,
-    r.time,
-  ];
+  const row = ledgerValues(r, flag);
+  row.push(r.outcome === "client_disconnect" ? 1 : 0);
+  return row;
 }
 
 /** How long a ledger row may wait for companions before its batch is written. */

@@ -8,37 +8,16 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import {
-  type Outcome,
-  OUTCOMES,
-  type SpendQuery,
-  type UsageQuery,
-  type UsageReport,
-  type UsageTotals,
-} from "../store.ts";
-import { num, type Row, text } from "./rows.ts";
+import type { SpendQuery, UsageQuery, UsageReport } from "../store.ts";
+import { num, SQLITE_CELLS, text } from "./rows.ts";
 import type { UsageLedger } from "./usage.ts";
 import { queuedSpends } from "../ledger_rows.ts";
+import { groupKeys, usageSums, usageTotalsFrom } from "../report_rows.ts";
 
-const SUMS = `
-  COUNT(*) AS requests,
-  COALESCE(SUM(input_tokens), 0) AS input_tokens,
-  COALESCE(SUM(output_tokens), 0) AS output_tokens,
-  COALESCE(SUM(cached_tokens), 0) AS cached_tokens,
-  COALESCE(SUM(cache_write_tokens), 0) AS cache_write_tokens,
-  COALESCE(SUM(reasoning_tokens), 0) AS reasoning_tokens,
-  COALESCE(SUM(images), 0) AS images,
-  COALESCE(SUM(cost), 0.0) AS cost,
-  ${OUTCOMES.map((o) => `COALESCE(SUM(outcome = '${o}'), 0) AS outcome_${o}`).join(",\n  ")}`;
+const SUMS = usageSums((o) => `COALESCE(SUM(outcome = '${o}'), 0)`, "0.0");
 
 /** The group key of each grouping. */
-const GROUP_KEYS = {
-  model: "model",
-  /** UTC calendar day of a unix-millisecond time, as `YYYY-MM-DD`. */
-  day: "strftime('%Y-%m-%d', time / 1000, 'unixepoch')",
-  key: "key_id",
-  team: "COALESCE((SELECT team FROM api_keys WHERE api_keys.id = usage.key_id), '')",
-} as const;
+const GROUP_KEYS = groupKeys("strftime('%Y-%m-%d', time / 1000, 'unixepoch')");
 
 const TEAM_MEMBERS = "SELECT id FROM api_keys WHERE team = ?";
 
@@ -75,23 +54,6 @@ export function spendQuery(query: SpendQuery): { sql: string; args: (string | nu
   };
 }
 
-function toTotals(row: Row): UsageTotals {
-  return {
-    requests: num(row, "requests"),
-    inputTokens: num(row, "input_tokens"),
-    outputTokens: num(row, "output_tokens"),
-    cachedTokens: num(row, "cached_tokens"),
-    cacheWriteTokens: num(row, "cache_write_tokens"),
-    reasoningTokens: num(row, "reasoning_tokens"),
-    images: num(row, "images"),
-    cost: num(row, "cost"),
-    outcomes: Object.fromEntries(OUTCOMES.map((o) => [o, num(row, `outcome_${o}`)])) as Record<
-      Outcome,
-      number
-    >,
-  };
-}
-
 /** Ledger queries, prepared on first use and kept per connection. */
 export class UsageReports {
   readonly #db: DatabaseSync;
@@ -112,7 +74,7 @@ export class UsageReports {
     // An aggregate without GROUP BY always yields exactly one row.
     const totalsRow = this.#prepare(`SELECT ${SUMS} FROM usage ${filter.sql}`).get(...args);
     if (totalsRow === undefined) throw new Error("usage totals query returned no row");
-    const totals = toTotals(totalsRow);
+    const totals = usageTotalsFrom(totalsRow, SQLITE_CELLS);
     if (query.groupBy === undefined) return { totals };
     const statement = this.#prepare(
       `SELECT ${GROUP_KEYS[query.groupBy]} AS group_key, ${SUMS} FROM usage ${filter.sql} ` +
@@ -120,7 +82,7 @@ export class UsageReports {
     );
     const groups = statement.all(...args).map((row) => ({
       key: text(row, "group_key"),
-      ...toTotals(row),
+      ...usageTotalsFrom(row, SQLITE_CELLS),
     }));
     return { totals, groups };
   }
