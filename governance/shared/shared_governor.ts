@@ -49,6 +49,9 @@ export interface SharedGovernorOptions {
 }
 
 const NOTHING_HELD: Admission = { release: () => {} };
+/** How long a finished ledger load answers later asks for the same scope and period, ms. */
+const LOAD_REUSE_MS = 1_000;
+
 /** Admit calls for one request at most: the first may ask for a load, the second sets it. */
 const MAX_CALLS = 3;
 
@@ -60,7 +63,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
   readonly #leaseMs: number;
   readonly #onError: (error: unknown, scopes: ScopeId[]) => void;
   readonly #live = new Map<string, SharedAdmission>();
-  readonly #loads = new Map<string, Promise<number>>();
+  readonly #loads = new Map<string, { spend: Promise<number>; done: number | null }>();
   #heartbeat: ReturnType<typeof setInterval> | null = null;
 
   /** A governor over `options.backend`. */
@@ -204,16 +207,28 @@ export class SharedGovernor implements Admitter, AdmissionHost {
     }
   }
 
-  /** The ledger's settled spend of `scope` since `start`: one read for concurrent callers. */
+  /** The ledger's settled spend of `scope` since `start`: one read for concurrent callers, and
+   * for {@link LOAD_REUSE_MS} after it (a reply asking for a load may have left the backend
+   * before another caller's loaded figure was set there; the backend sets it only if absent). */
   #load(scope: ScopeId, start: number): Promise<number> {
     const key = `${scope.kind}:${scope.id}:${start}`;
-    let load = this.#loads.get(key);
-    if (load === undefined) {
-      const query = scope.kind === "key" ? { keyId: scope.id, start } : { team: scope.id, start };
-      load = this.#store.spend(query).finally(() => this.#loads.delete(key));
-      this.#loads.set(key, load);
+    const now = performance.now();
+    const known = this.#loads.get(key);
+    if (known !== undefined && (known.done === null || now - known.done < LOAD_REUSE_MS)) {
+      return known.spend;
     }
-    return load;
+    const query = scope.kind === "key" ? { keyId: scope.id, start } : { team: scope.id, start };
+    const load = { spend: this.#store.spend(query), done: null as number | null };
+    load.spend.then(() => (load.done = performance.now()), () => this.#loads.delete(key));
+    this.#loads.set(key, load);
+    if (this.#loads.size > 1_000) this.#dropOldLoads(now);
+    return load.spend;
+  }
+
+  #dropOldLoads(now: number): void {
+    for (const [key, load] of this.#loads) {
+      if (load.done !== null && now - load.done >= LOAD_REUSE_MS) this.#loads.delete(key);
+    }
   }
 
   #startHeartbeat(): ReturnType<typeof setInterval> {

@@ -61,12 +61,9 @@ export async function redisBackend(): Promise<TestBackend> {
   };
 }
 
-/** Registers `fn` as two tests: on MemoryLimits, and on Redis (ignored, saying why, when no
- * Redis answers at 127.0.0.1:6379). */
-export function backendTest(name: string, fn: (made: TestBackend) => Promise<void>): void {
-  Deno.test(`${name} [memory]`, async () => {
-    await fn({ backend: new MemoryLimits(), close: () => Promise.resolve() });
-  });
+/** Registers `fn` as a test on Redis (ignored, saying why, when no Redis answers at
+ * 127.0.0.1:6379), with a fresh prefix whose keys are deleted afterwards. */
+export function redisTest(name: string, fn: (made: TestBackend) => Promise<void>): void {
   Deno.test({
     name: redisUp ? `${name} [redis]` : `${name} [redis: ignored, no Redis at 127.0.0.1:6379]`,
     ignore: !redisUp,
@@ -81,4 +78,12 @@ export function backendTest(name: string, fn: (made: TestBackend) => Promise<voi
       }
     },
   });
+}
+
+/** Registers `fn` as two tests: on MemoryLimits, and on Redis ({@link redisTest}). */
+export function backendTest(name: string, fn: (made: TestBackend) => Promise<void>): void {
+  Deno.test(`${name} [memory]`, async () => {
+    await fn({ backend: new MemoryLimits(), close: () => Promise.resolve() });
+  });
+  redisTest(name, fn);
 }
