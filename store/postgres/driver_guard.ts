@@ -5,10 +5,12 @@
  * driver then writes to the closed socket from a timer and throws a `TypeError` that no caller
  * can catch, which would end the gateway. The pool itself recovers (the next query opens a new
  * connection), so that error, and only that one (a `TypeError` thrown from the driver's own
- * connection code), is stopped here and logged. Likewise its LISTEN connection: ended while it
- * re-subscribes, the driver leaves the server's error in a promise no one holds (an unhandled
- * rejection, which also ends a Deno process); the key-generation poll still notices key changes
- * meanwhile. Any other uncaught error or rejection still ends the process.
+ * connection code), is stopped here and logged. Likewise, a connection ended under it (its
+ * LISTEN connection re-subscribing, a socket reset mid-read) can leave the server's error or the
+ * socket's `ECONNRESET` in a promise no one holds: an unhandled rejection, which also ends a Deno
+ * process. Such a rejection — a connection error whose stack holds no frame but the driver's and
+ * the runtime's own — is logged and stopped; the pool reconnects, and the key-generation poll
+ * notices key changes meanwhile. Any other uncaught error or rejection still ends the process.
  * @module
  */
 
@@ -22,16 +24,25 @@ export function isDriverSocketCrash(error: unknown): boolean {
     /node_modules\/postgres\/src\/connection\.js/.test(stack);
 }
 
-/** Whether `reason` is a connection error raised inside the driver that no caller holds. */
+/** Server codes of a connection the server ended: admin shutdown, crash shutdown, cannot
+ * connect now (a restart), and `pg_terminate_backend`'s. */
+const ENDED_BY_SERVER = new Set(["57P01", "57P02", "57P03"]);
+const SOCKET_ERROR = /^(?:read|write)?\s*(?:ECONNRESET|EPIPE|ECONNREFUSED|ETIMEDOUT)\b|CONNECTION_/;
+
+/** Whether `reason` is a connection error raised inside the driver (or its socket) that no
+ * caller holds. */
 export function isDriverOrphanRejection(reason: unknown): boolean {
   if (!(reason instanceof Error)) return false;
   const frames = (reason.stack ?? "").split("\n").filter((line) => line.trim().startsWith("at "));
-  // Raised in the driver and seen by no code but the driver's and the runtime's (`ext:`): a
-  // rejection that passed through gatehouse code is not this.
+  // Seen by no code but the driver's and the runtime's (`ext:`): a rejection that passed
+  // through gatehouse code (or any other module) is not this.
   const code = frames.filter((line) => !/\(ext:|at ext:/.test(line));
-  return code.length > 0 && DRIVER_FRAME.test(frames[0] ?? "") &&
-    code.every((line) => DRIVER_FRAME.test(line)) &&
-    (reason.name === "PostgresError" || /CONNECTION_/.test(reason.message));
+  if (!code.every((line) => DRIVER_FRAME.test(line))) return false;
+  const serverCode = (reason as { code?: unknown }).code;
+  if (reason.name === "PostgresError") {
+    return typeof serverCode === "string" && ENDED_BY_SERVER.has(serverCode);
+  }
+  return SOCKET_ERROR.test(reason.message);
 }
 
 let installed = false;

@@ -3,11 +3,15 @@
  * multi-row INSERTs a few milliseconds after the first), like SQLite's. A write that fails — the
  * server restarting, the network gone — keeps its rows queued and is retried with a backoff;
  * the queue is bounded, and what happens is logged once per change of state, never silently.
+ *
+ * A batch is written at most once: it claims its id in `ledger_batches` in the same transaction,
+ * and a failed batch is retried as it was, under the same id. So a commit that succeeded but
+ * whose answer the cut connection lost is found done on the retry, not billed twice.
  * @module
  */
 import type { UsageRecord } from "../store.ts";
 import { LEDGER_COLUMNS, ledgerValues } from "../ledger_rows.ts";
-import type { SqlClient, SqlValue } from "./sql_client.ts";
+import type { SqlClient, SqlQueries, SqlValue } from "./sql_client.ts";
 
 /** Where the store reports what a caller cannot see (the ledger's outages). */
 export type StoreLogger = (level: "info" | "warn" | "error", message: string) => void;
@@ -21,6 +25,8 @@ export interface LedgerOptions {
   retryMs?: number;
   /** The longest retry delay in ms (5 000). */
   retryMaxMs?: number;
+  /** How long one batch's transaction may take before it counts as failed, ms (10 000). */
+  writeTimeoutMs?: number;
 }
 
 /** The ledger's columns: the shared ones (Postgres has no legacy `aborted`). */
@@ -28,6 +34,21 @@ const COLUMNS = LEDGER_COLUMNS;
 
 /** How long a row may wait for companions before its batch is written. */
 const BATCH_DELAY_MS = 5;
+
+/** Claims a batch id; no row back when it was claimed (written) before. */
+const CLAIM_BATCH =
+  "INSERT INTO ledger_batches (id, written_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING " +
+  "RETURNING id";
+/** Batch ids are kept this long (a retry comes within seconds; a day is ample). */
+const BATCH_ID_KEEP_MS = 24 * 3_600_000;
+/** How often the writer prunes old batch ids. */
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** A batch of rows and the id it is written under. */
+interface Batch {
+  id: string;
+  rows: UsageRecord[];
+}
 
 /** Statement sizes, largest first: a batch is cut into these, so at most seven statement texts
  * exist (each prepared once per connection) and 64 × 22 parameters stay far below 65 535. */
@@ -59,9 +80,14 @@ export class PostgresLedger {
   readonly #maxQueued: number;
   readonly #retryMs: number;
   readonly #retryMaxMs: number;
-  /** Rows not yet written, oldest first (a batch being written is in `#writing`). */
+  readonly #writeTimeoutMs: number;
+  /** Rows not yet in a batch, oldest first. */
   #pending: UsageRecord[] = [];
-  #writing: UsageRecord[] = [];
+  /** The batch being written, or the one that failed and is retried as it is (older rows). */
+  #batch: Batch | null = null;
+  #lastPrune = 0;
+  /** A transaction is writing {@link #batch}: its rows must not change under it. */
+  #writing = false;
   #timer: ReturnType<typeof setTimeout> | null = null;
   /** The delay before the next retry; 0 while writes succeed. */
   #retryDelay = 0;
@@ -78,17 +104,17 @@ export class PostgresLedger {
     this.#maxQueued = options.maxQueued ?? 100_000;
     this.#retryMs = options.retryMs ?? 500;
     this.#retryMaxMs = options.retryMaxMs ?? 5_000;
+    this.#writeTimeoutMs = options.writeTimeoutMs ?? 10_000;
   }
 
   /** Queues a row; it is written within a few milliseconds while the database answers. */
   record(r: UsageRecord): void {
     if (this.#closed) throw new Error("the store is closed");
     this.#pending.push(r);
-    const excess = this.#pending.length + this.#writing.length - this.#maxQueued;
-    if (excess > 0) {
-      // Counted here, logged at the next write attempt: one line per retry, not one per row.
-      this.#dropped += this.#pending.splice(0, Math.min(excess, this.#pending.length)).length;
-    }
+    const excess = this.queued - this.#maxQueued;
+    // Counted here, logged at the next write attempt: one line per retry, not one per row. The
+    // oldest go first: a failed batch's (it keeps its id, so it is still written at most once).
+    if (excess > 0) this.#dropped += this.#dropOldest(excess);
     if (this.#timer === null && this.#retryDelay === 0) {
       this.#timer = setTimeout(() => this.#flushNow(), BATCH_DELAY_MS);
     }
@@ -96,13 +122,25 @@ export class PostgresLedger {
 
   /** How many rows wait to be written. */
   get queued(): number {
-    return this.#pending.length + this.#writing.length;
+    return this.#pending.length + (this.#batch?.rows.length ?? 0);
+  }
+
+  #dropOldest(count: number): number {
+    const batch = this.#batch;
+    // A batch being written cannot shrink under its transaction; only a failed one waits here.
+    const fromBatch = batch !== null && !this.#writing
+      ? batch.rows.splice(0, Math.min(count, batch.rows.length)).length
+      : 0;
+    return fromBatch + this.#pending.splice(0, Math.min(count - fromBatch, this.#pending.length))
+      .length;
   }
 
   /** Runs `read` with the rows still queued, while no batch is being written (so a row is either
    * in the database or in `queued`, never both or neither). */
   withQueued<T>(read: (queued: readonly UsageRecord[]) => Promise<T>): Promise<T> {
-    return this.#exclusive(() => read(this.#pending));
+    return this.#exclusive(() =>
+      read(this.#batch === null ? this.#pending : [...this.#batch.rows, ...this.#pending])
+    );
   }
 
   /** Writes every queued row now; true when none is left queued. Never throws. */
@@ -156,49 +194,94 @@ export class PostgresLedger {
     return run;
   }
 
-  /** One attempt to write the queue. On failure the rows go back to its front and a retry is
-   * scheduled; the first failure warns, the first success after failures tells. */
+  /** One attempt to write the queue: the failed batch first, as it was, then a new batch of the
+   * rows queued since. On failure the batch waits for a retry; the first failure warns, the first
+   * success after failures tells. */
   async #write(): Promise<void> {
     this.#reportDropped();
-    if (this.#pending.length === 0) return;
-    this.#writing = this.#pending;
-    this.#pending = [];
-    const rows = this.#writing;
-    try {
-      await this.#client.transaction(async (tx) => {
-        let next = 0;
-        for (const size of CHUNKS) {
-          for (; next + size <= rows.length; next += size) {
-            await tx.query(INSERTS.get(size) ?? "", rows.slice(next, next + size).flatMap(values));
-          }
-        }
-      });
-      this.#writing = [];
-      if (this.#retryDelay !== 0) {
-        this.#retryDelay = 0;
-        this.#log(
-          "info",
-          `ledger: Postgres writes succeed again; ${rows.length} queued row(s) written`,
-        );
+    let written = 0;
+    // At most the retried batch and one new one: readers of the queue wait for this lock.
+    for (let round = 0; round < 2; round++) {
+      if (this.#batch === null) {
+        if (this.#pending.length === 0) break;
+        this.#batch = { id: crypto.randomUUID(), rows: this.#pending };
+        this.#pending = [];
       }
-      if (this.#pending.length > 0 && this.#timer === null && !this.#closed) {
-        this.#timer = setTimeout(() => this.#flushNow(), BATCH_DELAY_MS);
+      const batch = this.#batch;
+      this.#writing = true;
+      try {
+        await this.#transaction(batch);
+      } catch (error) {
+        this.#failed(error);
+        return;
+      } finally {
+        this.#writing = false;
       }
-    } catch (error) {
-      this.#pending = rows.concat(this.#pending);
-      this.#writing = [];
-      if (this.#retryDelay === 0) {
-        this.#log(
-          "warn",
-          `ledger: writing usage rows to Postgres failed (${messageOf(error)}); ` +
-            `${this.#pending.length} row(s) queued in memory, retrying`,
-        );
-      }
-      this.#retryDelay = this.#retryDelay === 0
-        ? this.#retryMs
-        : Math.min(this.#retryDelay * 2, this.#retryMaxMs);
-      if (this.#timer !== null) clearTimeout(this.#timer);
-      this.#timer = this.#closed ? null : setTimeout(() => this.#flushNow(), this.#retryDelay);
+      this.#batch = null;
+      written += batch.rows.length;
     }
+    if (this.#retryDelay !== 0) {
+      this.#retryDelay = 0;
+      this.#log("info", `ledger: Postgres writes succeed again; ${written} queued row(s) written`);
+    }
+    if (this.#pending.length > 0 && this.#timer === null && !this.#closed) {
+      this.#timer = setTimeout(() => this.#flushNow(), BATCH_DELAY_MS);
+    }
+  }
+
+  /**
+   * Writes `batch` in one transaction, or fails after the write timeout. A connection the server
+   * cut mid-transaction can leave the driver's promise pending for good (postgres@3.4.9 under
+   * Deno, see `driver_guard.ts`); a write that never ends would hold the queue forever. The batch
+   * keeps its id, so if that transaction did commit after all, the retry finds it claimed.
+   */
+  async #transaction(batch: Batch): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const write = this.#client.transaction((tx) => this.#insert(tx, batch));
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${this.#writeTimeoutMs} ms`)),
+        this.#writeTimeoutMs,
+      );
+    });
+    try {
+      await Promise.race([write, timeout]);
+    } finally {
+      clearTimeout(timer);
+      write.catch(() => {});
+    }
+  }
+
+  /** Writes `batch` in `tx` unless its id was claimed before (then it was written). */
+  async #insert(tx: SqlQueries, batch: Batch): Promise<void> {
+    const now = Date.now();
+    if (now - this.#lastPrune >= PRUNE_EVERY_MS) {
+      this.#lastPrune = now;
+      await tx.query("DELETE FROM ledger_batches WHERE written_at < $1", [now - BATCH_ID_KEEP_MS]);
+    }
+    const claimed = await tx.query(CLAIM_BATCH, [batch.id, now]);
+    if (claimed.length === 0) return;
+    const rows = batch.rows;
+    let next = 0;
+    for (const size of CHUNKS) {
+      for (; next + size <= rows.length; next += size) {
+        await tx.query(INSERTS.get(size) ?? "", rows.slice(next, next + size).flatMap(values));
+      }
+    }
+  }
+
+  #failed(error: unknown): void {
+    if (this.#retryDelay === 0) {
+      this.#log(
+        "warn",
+        `ledger: writing usage rows to Postgres failed (${messageOf(error)}); ` +
+          `${this.queued} row(s) queued in memory, retrying`,
+      );
+    }
+    this.#retryDelay = this.#retryDelay === 0
+      ? this.#retryMs
+      : Math.min(this.#retryDelay * 2, this.#retryMaxMs);
+    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#timer = this.#closed ? null : setTimeout(() => this.#flushNow(), this.#retryDelay);
   }
 }

@@ -24,7 +24,7 @@ Deno.test({
     const logs: string[] = [];
     const store = await openPostgresStoreOn(database.client(), database.description, {
       log: (level, message) => logs.push(`${level}: ${message}`),
-      ledger: { retryMs: 20, retryMaxMs: 100 },
+      ledger: { retryMs: 20, retryMaxMs: 100, writeTimeoutMs: 1_000 },
     });
     const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
     try {

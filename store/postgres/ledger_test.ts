@@ -6,15 +6,23 @@ import { pgliteDatabase } from "./pg_test_kit.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 
-/** `client`, whose transactions fail while `down` is true (the ledger writes in one). */
+/** `client`, whose transactions fail while `down` is true (the ledger writes in one), never
+ * answer while `hang` is true, and commit but answer with an error (the answer lost to a cut
+ * connection) while `loseAnswer` is true. */
 function flaky(client: SqlClient) {
-  const state = { down: false, attempts: 0 };
+  const state = { down: false, hang: false, loseAnswer: false, attempts: 0 };
   const wrapped: SqlClient = {
     ...client,
     transaction(fn) {
-      if (state.down) {
+      if (state.down || state.hang) {
         state.attempts++;
+        if (state.hang) return new Promise(() => {});
         return Promise.reject(new Error("connection refused (simulated outage)"));
+      }
+      if (state.loseAnswer) {
+        return client.transaction(fn).then(() => {
+          throw new Error("write CONNECTION_CLOSED (simulated: committed, answer lost)");
+        });
       }
       return client.transaction(fn);
     },
@@ -115,5 +123,38 @@ Deno.test({
       logs.some((l) => /^error: ledger: 2 usage row\(s\) could not be written/.test(l)),
       logs.join("\n"),
     );
+  },
+});
+
+Deno.test({
+  name: "postgres ledger: a write that never answers times out and is retried; a batch whose " +
+    "commit answer was lost is not written twice",
+  ...loose,
+  fn: async () => {
+    const { database, state, store } = await flakyStore({
+      retryMs: 20,
+      retryMaxMs: 40,
+      writeTimeoutMs: 100,
+    });
+    const raw = database.client();
+    const count = async () => (await raw.query("SELECT COUNT(*)::int AS n FROM usage"))[0]?.n;
+    try {
+      state.hang = true;
+      for (let i = 0; i < 5; i++) await store.recordUsage(usageRow("k", 1, 100 + i));
+      await until(() => state.attempts >= 2);
+      state.hang = false;
+      await until(async () => await count() === 5);
+      state.loseAnswer = true;
+      for (let i = 5; i < 12; i++) await store.recordUsage(usageRow("k", 1, 100 + i));
+      await until(async () => await count() === 12);
+      state.loseAnswer = false;
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(await count(), 12, "the retried batch was found written");
+      assert.equal(await store.spend({ keyId: "k", start: 0 }), 12);
+    } finally {
+      await store.close();
+      await raw.close();
+      await database.drop();
+    }
   },
 });

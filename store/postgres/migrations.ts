@@ -81,6 +81,14 @@ export const MIGRATIONS: readonly string[] = [
     value BIGINT NOT NULL
   );
   INSERT INTO meta (name, value) VALUES ('keys_generation', 0);
+
+  -- One row per ledger batch written, claimed in the batch's own transaction: a batch whose
+  -- commit succeeded but whose answer was lost (the connection cut) is retried and found done,
+  -- never written twice. Rows older than a day are pruned by the writer.
+  CREATE TABLE ledger_batches (
+    id TEXT PRIMARY KEY,
+    written_at BIGINT NOT NULL
+  );
   `,
 ];
 
