@@ -72,6 +72,12 @@ export function readClusterSettings(env: Env, args: readonly string[]): ClusterS
   if (redis !== undefined && redis !== "" && !/^rediss?:\/\//i.test(redis)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss:// (got "${redactUrl(redis)}").`);
   }
+  if (redis !== undefined && redis !== "" && !URL.canParse(redis)) {
+    throw new Error(
+      "REDIS_URL cannot be parsed (it is not shown: it may hold a password); check its host, " +
+        "port and the percent-encoding of the password",
+    );
+  }
   return {
     database,
     redisUrl: redis === undefined || redis === "" ? null : redis,
@@ -80,13 +86,14 @@ export function readClusterSettings(env: Env, args: readonly string[]): ClusterS
   };
 }
 
-/** A URL as it may be shown: without user name or password (a string that is not a URL is
- * shown as `<not a URL>`, since it might hold a secret). */
+/** A URL as it may be shown: without user name, password or query (`?password=`); a string
+ * that is not a URL is shown as `<not a URL>`, since it might hold a secret. */
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     parsed.username = "";
     parsed.password = "";
+    parsed.search = "";
     return parsed.toString().replace(/\/$/, "");
   } catch {
     return "<not a URL>";

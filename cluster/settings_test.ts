@@ -49,6 +49,10 @@ Deno.test("settings: a REDIS_URL that is not redis:// is refused without echoing
     () => readClusterSettings(envOf({ REDIS_URL: "http://u:hunter2@h:6379" }), []),
     (e: Error) => !e.message.includes("hunter2") && /redis:\/\//.test(e.message),
   );
+  assert.throws(
+    () => readClusterSettings(envOf({ REDIS_URL: "redis://:hunter2@host:63x79" }), []),
+    (e: Error) => !e.message.includes("hunter2") && /REDIS_URL cannot be parsed/.test(e.message),
+  );
   const ok = readClusterSettings(envOf({ REDIS_URL: "redis://:pw@127.0.0.1:6379/0" }), []);
   assert.equal(ok.redisUrl, "redis://:pw@127.0.0.1:6379/0");
 });
@@ -60,4 +64,8 @@ Deno.test("settings: redactUrl drops credentials", () => {
   );
   assert.equal(redactUrl("redis://:pw@127.0.0.1:6379"), "redis://127.0.0.1:6379");
   assert.equal(redactUrl("not a url with secret"), "<not a URL>");
+  assert.equal(
+    redactUrl("postgres://h:5432/gh?password=pw&sslmode=require"),
+    "postgres://h:5432/gh",
+  );
 });

@@ -28,7 +28,17 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Promise<
           "or a SQLite file path such as ./data/gatehouse.db",
       );
     }
-    if (isPostgresUrl(url)) return openPostgresStore(url.trim(), options);
+    if (isPostgresUrl(url)) {
+      // The runtime's own URL error repeats the whole input, password included.
+      if (!URL.canParse(url.trim())) {
+        throw new Error(
+          "the postgres:// URL in DATABASE_URL (or GATEHOUSE_DB) cannot be parsed (it is not " +
+            "shown: it may hold a password); check its host, port and the escaping of special " +
+            "characters in the user name and password (percent-encode them)",
+        );
+      }
+      return openPostgresStore(url.trim(), options);
+    }
     return Promise.resolve(openSqliteStore(url, { now: options.now }));
   } catch (error) {
     return Promise.reject(error);

@@ -44,3 +44,10 @@ Deno.test("openStore: a postgres URL opens the Postgres store; a failure names i
 Deno.test("openStore: an empty value is refused", async () => {
   await assert.rejects(openStore("  "), /database setting is empty/);
 });
+
+Deno.test("openStore: an unparseable Postgres URL is refused without repeating its password", async () => {
+  await assert.rejects(
+    openStore("postgres://u:s3cret@host:54x32/db"),
+    (error: Error) => !error.message.includes("s3cret") && /cannot be parsed/.test(error.message),
+  );
+});

@@ -25,7 +25,7 @@ import { COUNT_TOKENS_ROUTE, Governor, type GovernorStatus } from "../governor.t
 import { hasLimits } from "../scope.ts";
 import type { ScopeId } from "./backend.ts";
 import { RedisLimits } from "./redis_limits.ts";
-import { SharedGovernor } from "./shared_governor.ts";
+import { LimitsBackendError, SharedGovernor } from "./shared_governor.ts";
 
 /** Where the limits of a gateway stand, for `/readyz` and the start-up line. */
 export interface LimitsState {
@@ -97,16 +97,21 @@ export class FailoverLimits implements Admitter {
     const admitted = this.#shared.admit(request);
     if (!(admitted instanceof Promise)) return admitted;
     return admitted.catch((error) => {
-      if (error instanceof GatewayError) throw error;
-      this.#down(error);
+      // A refusal, or the store failing the budget's ledger read, is not Redis being down.
+      if (!(error instanceof LimitsBackendError)) throw error;
+      this.#down(error.cause);
       return this.#fallback(request);
     });
   }
 
   /** The key's budgets and rates from where admissions go now. */
   status(key: KeyRecord): Promise<GovernorStatus> {
-    if (this.#up) return this.#shared.status(key);
-    return this.#localGovernor().status(key);
+    if (!this.#up) return this.#localGovernor().status(key);
+    return this.#shared.status(key).catch((error) => {
+      if (!(error instanceof LimitsBackendError)) throw error;
+      this.#down(error.cause);
+      return this.#localGovernor().status(key);
+    });
   }
 
   /** Resolves once Redis is ready, or after `timeoutMs` (whichever comes first), so a start-up

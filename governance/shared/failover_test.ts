@@ -123,3 +123,42 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: serverFound
+    ? "failover: a ledger read that fails is the store's error, not Redis down"
+    : "failover: store errors (ignored: no redis-server binary on PATH)",
+  ignore: !serverFound,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const port = freePort();
+    const server = startRedis(port);
+    const log = memoryLogger();
+    const failing = {
+      spend: () => Promise.reject(new Error("the store is unreachable (simulated)")),
+    };
+    let limits: Limits | null = null;
+    try {
+      limits = createLimits({
+        redisUrl: `redis://:s3cret@127.0.0.1:${port}`,
+        onRedisDown: "reject",
+        store: failing,
+        log,
+        prefix: `gatehouse:test:${crypto.randomUUID()}:`,
+      });
+      await limits.ready(5_000);
+      assert.equal(limits.state().shared, true);
+      const key = keyWith({ budgetUsd: 5 });
+      await assert.rejects(
+        Promise.resolve(limits.admitter.admit(requestOf(key, model))),
+        /the store is unreachable/,
+      );
+      assert.equal(limits.state().shared, true, "still shared: Redis answered");
+      assert.deepEqual(log.lines.filter((line) => line.level === "warn"), []);
+    } finally {
+      await limits?.close();
+      await kill(server);
+    }
+  },
+});

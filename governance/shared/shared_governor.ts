@@ -49,6 +49,17 @@ export interface SharedGovernorOptions {
 }
 
 const NOTHING_HELD: Admission = { release: () => {} };
+/** The limits backend (Redis, the coordinator) failed a call: what failover acts on. A failure of
+ * the ledger read a budget needs is the store's, and passes as it is. */
+export class LimitsBackendError extends Error {
+  constructor(cause: unknown) {
+    super(`the limits backend failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = "LimitsBackendError";
+  }
+}
+
 /** How long a finished ledger load answers later asks for the same scope and period, ms. */
 const LOAD_REUSE_MS = 1_000;
 
@@ -197,7 +208,12 @@ export class SharedGovernor implements Admitter, AdmissionHost {
   /** The admit call, after loading the settled spend the backend asks for. */
   async #call(call: AdmitCall): Promise<Exclude<AdmitReply, { kind: "load" }>> {
     for (let attempt = 1;; attempt++) {
-      const reply = await this.backend.admit(call);
+      let reply: AdmitReply;
+      try {
+        reply = await this.backend.admit(call);
+      } catch (error) {
+        throw new LimitsBackendError(error);
+      }
       if (reply.kind !== "load") return reply;
       if (attempt >= MAX_CALLS) throw new Error("the limits backend kept asking for a load");
       await Promise.all(reply.scopes.map(async (i) => {

@@ -14,14 +14,16 @@
  * @module
  */
 
-const DRIVER_FRAME = /node_modules\/postgres\/src\//;
+/** A frame in the driver's sources: `node_modules/…/postgres/src/` (nodeModulesDir) or the
+ * global npm cache's `…/postgres/3.4.9/src/`. */
+const DRIVER_FRAME = /\/postgres(?:\/\d+\.\d+\.\d+)?\/src\//;
 
 /** Whether `error` is the driver's write-after-close crash. */
 export function isDriverSocketCrash(error: unknown): boolean {
   if (!(error instanceof TypeError)) return false;
   const stack = error.stack ?? "";
   return /null \(reading 'write'\)/.test(error.message) &&
-    /node_modules\/postgres\/src\/connection\.js/.test(stack);
+    stack.split("\n").some((line) => DRIVER_FRAME.test(line) && line.includes("connection.js"));
 }
 
 /** Server codes of a connection the server ended: admin shutdown, crash shutdown, cannot

@@ -52,3 +52,10 @@ Deno.test("driver guard: a socket reset no code holds is recognised; other error
     "postgres@3.4.9/node_modules/postgres/src/connection.js:815:30)";
   assert.equal(isDriverOrphanRejection(syntax), false, "a query error is not a dropped connection");
 });
+
+Deno.test("driver guard: frames from the global npm cache's layout count as the driver's", () => {
+  const crash = new TypeError("Cannot read properties of null (reading 'write')");
+  crash.stack = `${crash.message}\n    at write (file:///root/.cache/deno/npm/registry.npmjs.org/` +
+    "postgres/3.4.9/src/connection.js:258:22)";
+  assert.equal(isDriverSocketCrash(crash), true);
+});

@@ -237,7 +237,10 @@ export class PostgresLedger {
    */
   async #transaction(batch: Batch): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const write = this.#client.transaction((tx) => this.#insert(tx, batch));
+    // A copy: a transaction given up on may still be reading its rows while the queue bound
+    // drops the oldest of the batch for the retry.
+    const rows = { id: batch.id, rows: batch.rows.slice() };
+    const write = this.#client.transaction((tx) => this.#insert(tx, rows));
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error(`no answer within ${this.#writeTimeoutMs} ms`)),

@@ -244,5 +244,14 @@ export function openPostgresStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresStore> {
-  return openPostgresStoreOn(connectPostgresJs(url), describePostgresUrl(url), options);
+  try {
+    return openPostgresStoreOn(connectPostgresJs(url), describePostgresUrl(url), options);
+  } catch (error) {
+    // The driver's own parse errors may quote the URL: say only where it pointed.
+    return Promise.reject(
+      new Error(`could not open the Postgres store at ${describePostgresUrl(url)}`, {
+        cause: error,
+      }),
+    );
+  }
 }
