@@ -28,7 +28,11 @@ async function main(args: string[]): Promise<void> {
   const settings = readClusterSettings(env, args);
   const config = readGatewayConfig(env);
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
-  const store = await openStore(settings.database);
+  // With workers, this thread's store only prepares, holds the one-instance lock and waits:
+  // the pool is the workers' (each opens its share).
+  const store = await openStore(settings.database, {
+    poolSize: settings.workers === 1 ? settings.dbPool : 2,
+  });
 
   if (demo) {
     console.log(

@@ -24,6 +24,15 @@ export interface ClusterSettings {
   /** `--workers N`, else `GATEHOUSE_WORKERS`, else 1. */
   workers: number;
   onRedisDown: RedisDownMode;
+  /** `GATEHOUSE_DB_POOL`: the most Postgres connections this process opens, shared by its
+   * workers (default 10; each worker gets an equal share, at least 2). */
+  dbPool: number;
+}
+
+/** Postgres connections per worker: an equal share of the process's pool, at least 2 (one
+ * for a query while another writes the ledger). */
+export function workerPoolSize(settings: Pick<ClusterSettings, "dbPool" | "workers">): number {
+  return Math.max(2, Math.ceil(settings.dbPool / settings.workers));
 }
 
 /** The store location the gateway and the CLIs open: `DATABASE_URL`, else `GATEHOUSE_DB`, else
@@ -83,6 +92,7 @@ export function readClusterSettings(env: Env, args: readonly string[]): ClusterS
     redisUrl: redis === undefined || redis === "" ? null : redis,
     workers,
     onRedisDown: mode,
+    dbPool: readInteger(env, "GATEHOUSE_DB_POOL", 10, true),
   };
 }
 

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { DEFAULT_DB_PATH, readClusterSettings, redactUrl, storeLocation } from "./settings.ts";
+import {
+  DEFAULT_DB_PATH,
+  readClusterSettings,
+  redactUrl,
+  storeLocation,
+  workerPoolSize,
+} from "./settings.ts";
 
 const envOf = (vars: Record<string, string>) => (name: string) => vars[name];
 
@@ -9,7 +15,19 @@ Deno.test("settings: the defaults are one worker, the SQLite file, limits in pro
     redisUrl: null,
     workers: 1,
     onRedisDown: "local",
+    dbPool: 10,
   });
+});
+
+Deno.test("settings: the Postgres pool is shared by the workers, at least 2 each", () => {
+  assert.equal(workerPoolSize({ dbPool: 10, workers: 1 }), 10);
+  assert.equal(workerPoolSize({ dbPool: 10, workers: 4 }), 3);
+  assert.equal(workerPoolSize({ dbPool: 10, workers: 8 }), 2);
+  assert.equal(readClusterSettings(envOf({ GATEHOUSE_DB_POOL: "40" }), []).dbPool, 40);
+  assert.throws(
+    () => readClusterSettings(envOf({ GATEHOUSE_DB_POOL: "0" }), []),
+    /GATEHOUSE_DB_POOL/,
+  );
 });
 
 Deno.test("settings: DATABASE_URL wins over GATEHOUSE_DB", () => {

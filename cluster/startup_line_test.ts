@@ -7,6 +7,7 @@ const settings = (workers: number): ClusterSettings => ({
   redisUrl: null,
   workers,
   onRedisDown: "local",
+  dbPool: 10,
 });
 
 Deno.test("startup line: address, workers, store kind and place, limits, models", () => {

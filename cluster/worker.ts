@@ -9,7 +9,7 @@ import { readGatewayConfig } from "../gateway/config.ts";
 import { consoleLogger } from "../gateway/log.ts";
 import { openStore } from "../store/open_store.ts";
 import { type Instance, startInstance } from "./start_instance.ts";
-import { readClusterSettings } from "./settings.ts";
+import { readClusterSettings, workerPoolSize } from "./settings.ts";
 import type { FromWorker, ToWorker } from "./worker_messages.ts";
 
 /** The worker's side of its thread. */
@@ -30,7 +30,7 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
   const settings = readClusterSettings(env, message.args);
   const log = consoleLogger({ quiet: env("GATEHOUSE_QUIET") === "1" });
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
-  const store = await openStore(settings.database);
+  const store = await openStore(settings.database, { poolSize: workerPoolSize(settings) });
   instance = await startInstance({
     env,
     settings,

@@ -13,6 +13,8 @@ export interface OpenStoreOptions {
   now?: () => number;
   /** Where a Postgres store reports ledger outages (default: the console). */
   log?: StoreLogger;
+  /** The most connections a Postgres store's pool opens (default 10). */
+  poolSize?: number;
 }
 
 /**

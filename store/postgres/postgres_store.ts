@@ -50,6 +50,8 @@ export interface PostgresStoreOptions {
   log?: StoreLogger;
   /** The ledger's queue bound and retry delays. */
   ledger?: Omit<LedgerOptions, "log">;
+  /** The most connections the pool opens (default 10; opened as needed). */
+  poolSize?: number;
 }
 
 /** The default logger: the console, one line per message. */
@@ -245,7 +247,8 @@ export function openPostgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<PostgresStore> {
   try {
-    return openPostgresStoreOn(connectPostgresJs(url), describePostgresUrl(url), options);
+    const client = connectPostgresJs(url, { max: options.poolSize });
+    return openPostgresStoreOn(client, describePostgresUrl(url), options);
   } catch (error) {
     // The driver's own parse errors may quote the URL: say only where it pointed.
     return Promise.reject(
