@@ -1,6 +1,6 @@
 /**
- * Whether a Redis server answers at a URL: one PING on a short-lived connection. Start-up uses
- * it to say where limits live; tests use it to skip, saying why, where no Redis runs.
+ * Whether a Redis server answers at a URL: one PING on a short-lived connection. The tests use it
+ * to skip, saying why, where no Redis runs (and to wait for a Redis they started).
  * @module
  */
 import { Redis } from "ioredis";
