@@ -47,7 +47,9 @@ export function serveLimits(
   const run = (method: Method, call: unknown): Promise<unknown> => {
     switch (method) {
       case "admit":
-        return backend.admit({ ...(call as AdmitCall), owner });
+        // The call is this side's structured clone: tagged in place, not copied again.
+        (call as AdmitCall).owner = owner;
+        return backend.admit(call as AdmitCall);
       case "release":
         return backend.release(call as ReleaseCall);
       case "flow":

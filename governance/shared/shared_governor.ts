@@ -129,8 +129,9 @@ export class SharedGovernor implements Admitter, AdmissionHost {
 
   /** An admission released: it leaves the live holds. */
   released(admission: SharedAdmission): void {
+    // The heartbeat stays (it skips while nothing is held): one request at a time must not
+    // make and clear a timer each.
     this.#live.delete(admission.requestId);
-    if (this.#live.size === 0) this.#stopHeartbeat();
   }
 
   /** A backend call of an admission failed. */
@@ -260,6 +261,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
   }
 
   #renew(): void {
+    if (this.#live.size === 0) return;
     const holds = [...this.#live.values()].map((a) => ({
       requestId: a.requestId,
       scopes: a.scopes,
