@@ -16,6 +16,7 @@ import { InFlight } from "../gateway/in_flight.ts";
 import { gracefulShutdown, type Listener } from "../gateway/shutdown.ts";
 import { createLimits, type LimitsState } from "../governance/shared/create_limits.ts";
 import type { Store } from "../store/store.ts";
+import { startObservers } from "../observe/setup.ts";
 import { type KeyEvents, shareKeyChanges } from "./key_events.ts";
 import type { ClusterSettings } from "./settings.ts";
 
@@ -77,6 +78,15 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     failures: config.cooldownFailures,
   });
   const inflight = new InFlight();
+  const observers = await startObservers({
+    env: parts.env,
+    log,
+    catalog,
+    store,
+    health,
+    inflight,
+    worker: parts.worker,
+  });
   const app = createApp({
     catalog,
     store,
@@ -91,6 +101,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     },
     health,
     inflight,
+    observer: observers.observer,
   });
   keepDeadlineTimer();
   const listeners: Listener[] = [];
@@ -129,6 +140,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
       upstream.close();
       await keyEvents?.close();
       await limits.close();
+      await observers.close();
       // Writes the ledger rows still queued.
       await store.close();
     },

@@ -65,6 +65,7 @@ export async function attempt(
       path: call.path,
       body: call.body,
       clientHeaders: call.clientHeaders,
+      extraHeaders: life.upstreamHeaders,
       signal,
       fetch: fetchFor(deps, provider),
       timeoutMs: deps.config.upstreamTimeoutMs,

@@ -68,7 +68,10 @@ async function attemptLoop(
       const error = finalError(failure, life.attempts);
       throw failedOn === null ? error : served(error, failedOn.id);
     }
-    if (next.waitMs > 0) await pause(next.waitMs, signal, life);
+    if (next.waitMs > 0) {
+      await pause(next.waitMs, signal, life);
+      life.paused(next.waitMs);
+    }
     const before = life.attempts;
     try {
       return await deliver(next.model);

@@ -9,7 +9,7 @@ import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
 import { countRequestTokens } from "../tokens/count_tokens.ts";
 import type { GatewayDeps } from "./exchange.ts";
 import type { LlmRequest } from "./handle_llm.ts";
-import { withLifecycle } from "./lifecycle.ts";
+import { withLifecycle } from "./with_lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
 import { withAttempts } from "./attempt_loop.ts";
 import { boundTo } from "./attempt_plan.ts";
@@ -61,6 +61,7 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
     }];
     const headers = warningHeaders(warnings, exchange);
     headers.set("content-type", "application/json");
+    life.delivered("local");
     life.answered(200);
     return new Response(JSON.stringify({ input_tokens: countRequestTokens(decoded.value) }), {
       headers,

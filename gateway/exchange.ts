@@ -12,6 +12,7 @@ import type { Admitter } from "./admission.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { DeploymentHealth } from "./health.ts";
 import type { InFlight } from "./in_flight.ts";
+import type { Observer } from "../observe/observer.ts";
 
 /** Where log lines go. Never given secrets. */
 export interface Logger {
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   health: DeploymentHealth;
   /** The requests running, for a graceful shutdown. */
   inflight: InFlight;
+  /** Who watches each request (metrics, traces, the request log); none when absent. */
+  observer?: Observer;
 }
 
 /** A model request as a route handler hands it over. */
@@ -50,6 +53,10 @@ export interface RouteRequest {
   requestId?: string;
   /** The JSON body's length when the route read it (the admission's input estimate). */
   bodyBytes?: number | null;
+  /** `performance.now()` when the request reached the app (the lifecycle's start otherwise). */
+  receivedAt?: number;
+  /** The client's request headers (user agent, trace context, forwarded protocol headers). */
+  headers?: Headers;
 }
 
 /** A language-model request as the route handler hands it over. */

@@ -11,7 +11,7 @@ import { mockWire } from "../providers/mock/mock_upstream.ts";
 import { clientCodec, upstreamCodec } from "../protocols/registry.ts";
 import { prependHistory } from "../protocols/openai_responses/mod.ts";
 import type { GatewayDeps, LlmExchange, LlmRequest } from "./exchange.ts";
-import { withLifecycle } from "./lifecycle.ts";
+import { withLifecycle } from "./with_lifecycle.ts";
 import { withAttempts } from "./attempt_loop.ts";
 import { passthrough } from "./passthrough.ts";
 import { type ModelUse, resolveModel } from "./resolve_model.ts";

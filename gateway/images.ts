@@ -6,7 +6,7 @@
  */
 import { createImagesCodec } from "../protocols/openai_images/mod.ts";
 import type { GatewayDeps, RouteRequest } from "./exchange.ts";
-import { withLifecycle } from "./lifecycle.ts";
+import { withLifecycle } from "./with_lifecycle.ts";
 import { passthrough } from "./passthrough.ts";
 import { withAttempts } from "./attempt_loop.ts";
 import { resolveModel } from "./resolve_model.ts";

@@ -14,6 +14,8 @@ export interface Drainable {
   /** Writes the request's ledger row now, as ended by the shutdown (its response could not
    * finish in time: a client that does not read). Does nothing once it settled. */
   settleNow(): void;
+  /** Whether it is a streamed answer open to its client now. */
+  readonly streamOpen?: boolean;
 }
 
 /** The code of the error a request ended by a shutdown gets. */
@@ -49,6 +51,13 @@ export class InFlight {
   /** Requests running. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** Streamed answers open to their clients now (counted when asked: a metrics scrape). */
+  streamsOpen(): number {
+    let open = 0;
+    for (const entry of this.#entries) if (entry.streamOpen === true) open++;
+    return open;
   }
 
   /** Registers a running request; the returned function removes it (call it once it settled). */

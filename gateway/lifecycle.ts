@@ -12,7 +12,7 @@
  */
 import type { ResolvedModel } from "../catalog/catalog.ts";
 import type { Pricing } from "../catalog/schema.ts";
-import type { GatewayError } from "../core/errors.ts";
+import { GatewayError } from "../core/errors.ts";
 import { randomId, REQUEST_ID_HEADER, requestIdFrom, SERVED_MODEL_HEADER } from "../core/ids.ts";
 import { emptyUsage, type Usage } from "../core/response.ts";
 import type { Outcome, UsageRecord } from "../store/store.ts";
@@ -24,7 +24,9 @@ import { endingOfError, type Stage, streamOutcome } from "./outcome.ts";
 import { handOn } from "./settle.ts";
 import type { AttemptFailed } from "./attempt_failure.ts";
 import { AttemptLog } from "./attempt_log.ts";
-import { type Drainable, shuttingDown } from "./in_flight.ts";
+import type { Drainable } from "./in_flight.ts";
+import type { DeliveryMode } from "../observe/observer.ts";
+import { type ObservedRequest, observeRequest } from "./observed_request.ts";
 
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own
@@ -65,6 +67,8 @@ export class Lifecycle implements Drainable {
   #shutdown: GatewayError | null = null;
   readonly #untrack: () => void;
   #settled = false;
+  /** The observers' side of this request (metrics, traces, request log); null without any. */
+  readonly #observed: ObservedRequest | null;
 
   constructor(deps: GatewayDeps, request: RouteRequest, stream: boolean) {
     this.#deps = deps;
@@ -73,6 +77,9 @@ export class Lifecycle implements Drainable {
     this.requestId = request.requestId ?? requestIdFrom(null);
     this.#attempts = new AttemptLog(deps.health, deps.log, this.requestId);
     this.#untrack = deps.inflight.track(this);
+    this.#observed = deps.observer === undefined
+      ? null
+      : observeRequest(deps.observer, this.requestId, request, stream);
   }
 
   /** The id of the response, message or completion gatehouse composes for this request (made on
@@ -157,6 +164,38 @@ export class Lifecycle implements Drainable {
     this.#servedModel = model.id;
     this.#provider = model.provider.name;
     if (!this.#fixedPricing) this.#pricing = model.pricing;
+    this.#observed?.attempting(model, this.#attempts.count);
+  }
+
+  /** Headers the observers add to the current attempt's upstream call (the trace context). */
+  get upstreamHeaders(): Record<string, string> | undefined {
+    return this.#observed?.upstreamHeaders;
+  }
+
+  /** The current attempt's answer is in as far as the client's first byte needs it (a stream's
+   * first chunk, a whole body): the observers' upstream time stops here. */
+  upstreamIn(): void {
+    this.#observed?.upstreamIn();
+  }
+
+  /** The attempt stage waited `ms` before another attempt (a backoff or retry-after). */
+  paused(ms: number): void {
+    this.#observed?.paused(ms);
+  }
+
+  /** How the answer is produced: forwarded, translated or made locally. */
+  delivered(mode: DeliveryMode): void {
+    if (this.#observed !== null) this.#observed.mode = mode;
+  }
+
+  /** A stop reason of the answer, as the upstream wrote it (`stop`, `end_turn`, …). */
+  finished(reason: string): void {
+    this.#observed?.finished(reason);
+  }
+
+  /** Whether a streamed answer is open to the client now (first byte sent, not settled). */
+  get streamOpen(): boolean {
+    return this.#stream && !this.#settled && this.#firstByteAt !== null;
   }
 
   /** Deliver: the upstream answered with `status`; what follows produces the client's response. */
@@ -169,6 +208,7 @@ export class Lifecycle implements Drainable {
    * the failed one told this lifecycle is forgotten. */
   attemptFailed(failure: AttemptFailed): void {
     this.#attempts.failed(failure);
+    this.#observed?.attemptsEnded(this.#attempts.records);
     this.#stage = "attempt";
     this.#streamEnd = null;
     this.#cutUpstream = null;
@@ -246,7 +286,9 @@ export class Lifecycle implements Drainable {
 
   /** The first bytes of the response reached the body handed to the client. */
   firstByte(): void {
-    this.#firstByteAt ??= Date.now();
+    if (this.#firstByteAt !== null) return;
+    this.#firstByteAt = Date.now();
+    this.#observed?.firstByte();
   }
 
   /** The delivered stream ended with its terminal event (`finish`) or a terminal error. */
@@ -276,6 +318,9 @@ export class Lifecycle implements Drainable {
   /** The request stopped with `error` before a response was sent. */
   fail(error: unknown): void {
     const ending = endingOfError(error, this.#stage, this.#request.signal.aborted);
+    if (this.#observed !== null && ending.outcome === "rejected" && error instanceof GatewayError) {
+      this.#observed.refusal = error.code ?? error.kind;
+    }
     if (ending.outcome === "internal_error") {
       this.#deps.log.error("request failed in the gateway", {
         requestId: this.requestId,
@@ -310,6 +355,7 @@ export class Lifecycle implements Drainable {
     const cost = costOf(this.#pricing, usage, this.#images);
     const record = this.#record(outcome, status, cost, usage);
     handOn(this.#deps, this.#admission, { usage, images: this.#images, cost, outcome }, record);
+    this.#observed?.settled(record, this.#request, this.#deps.log);
   }
 
   #record(outcome: Outcome, status: number, cost: number, usage: Usage): UsageRecord {
@@ -340,26 +386,5 @@ export class Lifecycle implements Drainable {
       stream: this.#stream,
       time: this.started,
     };
-  }
-}
-
-/** Runs `work` inside a new lifecycle of `request`: whatever `work` throws before it returns a
- * response settles the request (the outcome decided by the stage it was in) and goes on to the
- * route's error rendering. */
-export async function withLifecycle(
-  deps: GatewayDeps,
-  request: RouteRequest,
-  stream: boolean,
-  work: (life: Lifecycle) => Promise<Response>,
-): Promise<Response> {
-  const life = new Lifecycle(deps, request, stream);
-  try {
-    if (deps.inflight.draining) throw shuttingDown(deps.inflight.signal);
-    return await work(life);
-  } catch (error) {
-    // A request the shutdown stopped fails with the shutdown's error, whatever broke off.
-    const shown = life.shutdownError ?? error;
-    life.fail(shown);
-    throw shown;
   }
 }

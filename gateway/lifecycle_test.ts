@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { GatewayError } from "../core/errors.ts";
 import { chatRequestOf, makeHarness } from "../tests/harness.ts";
 import type { Admitter, Spent } from "./admission.ts";
-import { Lifecycle, withLifecycle } from "./lifecycle.ts";
+import { Lifecycle } from "./lifecycle.ts";
+import { withLifecycle } from "./with_lifecycle.ts";
 import { SHUTTING_DOWN, shuttingDown } from "./in_flight.ts";
 
 /** A lifecycle over a demo gateway whose admitter is `admitter`; rows as written. */

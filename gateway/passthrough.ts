@@ -26,6 +26,7 @@ import { readCappedText, readUpstreamError, readWholeBody } from "./upstream_fai
 import { emptyStream, firstChunk } from "./first_chunk.ts";
 import { served } from "./attempt_failure.ts";
 import { releaseBody } from "./upstream_fetch.ts";
+import { finishReasonOfEvent, finishReasonsOfBody } from "./finish_reason.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
 const KEEP_HEADERS = ["openai-processing-ms", ...RETRY_HEADERS];
@@ -78,6 +79,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     clientHeaders: f.headers,
     codec,
   });
+  life.delivered("passthrough");
   try {
     if (!response.ok) return await forwardError(response, codec, life, model.id);
     const headers = life.responseHeaders();
@@ -101,6 +103,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
         codec,
         headers: response.headers,
       });
+      life.upstreamIn();
       const tap = tapFor(codec, life, provider, clientWantsUsage);
       return new Response(meteredBody(body, life, response.status, tap), {
         status: response.status,
@@ -114,6 +117,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
       f.signal,
       deps.config.streamIdleTimeoutMs,
     );
+    life.upstreamIn();
     headers.set("content-type", type || "application/json");
     readBody(bytes, codec, life);
     life.answered(response.status);
@@ -138,6 +142,8 @@ function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWa
     observe: (event: SseEvent) => {
       const usage = codec.usageOfEvent?.(event);
       if (usage) life.add(usage);
+      const reason = finishReasonOfEvent(event.data);
+      if (reason !== null) life.finished(reason);
       if (!idSeen) {
         const id = FIRST_ID.exec(event.data)?.[1];
         idSeen = id !== undefined;
@@ -183,6 +189,7 @@ function readBody(bytes: Uint8Array, codec: ForwardCodec, life: Lifecycle): void
   const usage = codec.usageOfBody(parsed);
   if (usage) life.add(usage);
   if (codec.imagesOfBody) life.addImages(codec.imagesOfBody(parsed));
+  for (const reason of finishReasonsOfBody(parsed)) life.finished(reason);
   const id = (parsed as { id?: unknown } | null)?.id;
   life.upstreamAnswered(typeof id === "string" ? id : null);
 }

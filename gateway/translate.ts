@@ -63,6 +63,7 @@ export async function translate(
     body: JSON.stringify(encoded.value.body),
     codec: upstream,
   });
+  life.delivered("translated");
   // After the attempt: the headers name the model that answered (a fallback's, after one).
   const headers = warningHeaders([...warnings, ...encoded.warnings], exchange);
   try {
@@ -93,6 +94,7 @@ export async function translate(
         codec: upstream,
         headers: response.headers,
       });
+      life.upstreamIn();
       if (keeper) {
         const events = readerStream(body)
           .pipeThrough(stepStream(decode))
@@ -112,11 +114,13 @@ export async function translate(
       exchange.signal,
       deps.config.streamIdleTimeoutMs,
     );
+    life.upstreamIn();
     const decoded = upstream.decodeResponse(
       upstreamJson(bytes, response.status, provider),
       upstreamRequest,
     );
     life.upstreamAnswered(decoded.value.id);
+    life.finished(decoded.value.stopReason);
     const answer = { ...decoded.value, id: life.responseId };
     life.add(answer.usage);
     await keeper?.complete(answer);

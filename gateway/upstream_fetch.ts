@@ -24,6 +24,8 @@ export interface UpstreamRequest {
   body: string;
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
+  /** Headers added last (the trace context of the attempt), when any. */
+  extraHeaders?: Record<string, string>;
   signal: AbortSignal;
   fetch: UpstreamFetch;
   /** The wait for response headers, ms. */
@@ -86,10 +88,12 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
   if (request.signal.aborted) onAbort();
   else request.signal.addEventListener("abort", onAbort, { once: true });
   const signal = controller.signal;
+  const headers = upstreamHeaders(provider, request.clientHeaders);
+  if (request.extraHeaders !== undefined) Object.assign(headers, request.extraHeaders);
   try {
     return await request.fetch(`${provider.baseUrl}${request.path}`, {
       method: "POST",
-      headers: upstreamHeaders(provider, request.clientHeaders),
+      headers,
       body: request.body,
       signal,
       connectTimeoutMs: request.connectTimeoutMs,

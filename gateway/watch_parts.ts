@@ -32,6 +32,7 @@ export function watchParts(life: Lifecycle): Step<StreamPart, StreamPart> {
           return out.enqueue({ ...part, id: life.responseId });
         case "finish":
           life.add(part.usage);
+          life.finished(part.stopReason);
           life.streamEnded("finish");
           break;
         case "error":

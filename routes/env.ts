@@ -13,6 +13,8 @@ export interface AppEnv {
     key: KeyRecord;
     /** `x-request-id`: the client's own when sane, else gatehouse's. */
     requestId: string;
+    /** `performance.now()` when the request reached the app (observers time it from here). */
+    receivedAt: number;
     /** The parsed JSON body, once `routes/body.ts` has read it (unset when it refused it). */
     body: Record<string, unknown>;
     /** The JSON body's length in characters (the admission's input estimate reads it). */

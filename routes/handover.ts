@@ -42,6 +42,8 @@ function requestOf(c: Context<AppEnv>, route: string, body: Record<string, unkno
     key: c.get("key"),
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
+    receivedAt: c.get("receivedAt"),
+    headers: c.req.raw.headers,
   };
 }
 

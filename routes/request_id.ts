@@ -19,6 +19,7 @@ import type { AppEnv } from "./env.ts";
  * (`ClientGone`). */
 export function requestId(): MiddlewareHandler<AppEnv> {
   return async function requestId(c, next) {
+    c.set("receivedAt", performance.now());
     const id = requestIdFrom(c.req.header(REQUEST_ID_HEADER));
     c.set("requestId", id);
     if (c.req.method !== "POST") {
