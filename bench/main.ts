@@ -26,6 +26,11 @@
  *                                         policy, Redis commands per request, ledger rows/s;
  *                                         writes bench/results/scale.json (--seconds=10,
  *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
+ *   deno task bench --only=observe        what metrics and the request log cost (issue #18,
+ *                                         `observe/main.ts`): main.ts with both off, metrics on,
+ *                                         metrics and a JSON line per request, under wrk at c=1
+ *                                         and c=32; writes bench/results/observe.json
+ *                                         (--seconds=8, --warmup=3, --rounds=2, --configs=…)
  * @module
  */
 import { measureAll } from "./measure.ts";
@@ -40,8 +45,9 @@ import {
   TARGETS,
 } from "./report.ts";
 import type { Scenario } from "./scenarios.ts";
-import { isScaleRun, parseSettings } from "./settings.ts";
+import { isObserveRun, isScaleRun, parseSettings } from "./settings.ts";
 import { runScale } from "./scale/main.ts";
+import { runObserve } from "./observe/main.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
 
@@ -83,6 +89,7 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
 
 async function main(): Promise<number> {
   if (isScaleRun(Deno.args)) return await runScale(Deno.args);
+  if (isObserveRun(Deno.args)) return await runObserve(Deno.args);
   const settings = parseSettings(Deno.args);
   if (settings.profile) {
     return await profileScenario(

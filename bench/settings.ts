@@ -12,6 +12,14 @@ export function isScaleRun(args: readonly string[]): boolean {
   return args.includes(`--only=${SCALE_GROUP}`);
 }
 
+/** The `--only` value that runs the observability-cost bench (`observe/main.ts`, issue #18). */
+export const OBSERVE_GROUP = "observe";
+
+/** Whether the arguments ask for the observability-cost bench (`--only=observe`). */
+export function isObserveRun(args: readonly string[]): boolean {
+  return args.includes(`--only=${OBSERVE_GROUP}`);
+}
+
 /** The `--only` group that runs just the policy-cost comparison (issue #15). */
 export const POLICIES_GROUP = "policies";
 /** The scenarios the comparison covers. */

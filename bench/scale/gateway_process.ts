@@ -52,6 +52,7 @@ export async function startGateway(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
+  options: { discardStderr?: boolean } = {},
 ): Promise<GatewayProcess> {
   const passed: Record<string, string> = {};
   for (const name of PASSED_THROUGH) {
@@ -65,7 +66,9 @@ export async function startGateway(
     env: { ...passed, ...env },
     stdin: "null",
     stdout: "piped",
-    stderr: "piped",
+    // A run that logs every request writes to /dev/null: the gateway still pays for each write,
+    // the bench does not spend its own CPU keeping the lines.
+    stderr: options.discardStderr ? "null" : "piped",
   }).spawn();
   let stdout = "";
   let stderr = "";
@@ -73,7 +76,7 @@ export async function startGateway(
     for await (const text of stream.pipeThrough(new TextDecoderStream())) add(text);
   };
   drain(child.stdout, (text) => (stdout += text)).catch(() => {});
-  drain(child.stderr, (text) => (stderr += text)).catch(() => {});
+  if (!options.discardStderr) drain(child.stderr, (text) => (stderr += text)).catch(() => {});
   const output = () => `${stdout}${stderr === "" ? "" : `\n[stderr]\n${stderr}`}`;
   let exited: number | null = null;
   const status = child.status.then((s) => (exited = s.code));
