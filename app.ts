@@ -18,6 +18,7 @@ import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts"
 import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
 import { registerAdminRoutes } from "./routes/handlers/admin_register.ts";
+import { metricsHandler } from "./routes/handlers/metrics.ts";
 import { openApiDocument } from "./openapi/document.ts";
 import { readiness } from "./gateway/readiness.ts";
 
@@ -64,6 +65,8 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
       ? c.json({ status: "ok" as const, checks }, 200)
       : c.json({ status: "unavailable" as const, checks, reasons }, 503);
   });
+  const metrics = metricsHandler(deps);
+  app.openapi(routes.metrics.route, async (c) => prebuilt(await metrics(c)));
   registerAdminRoutes(app, deps);
   const document = openApiDocument(app, deps.config.publicBaseUrl);
   app.openapi(routes.openapi.route, (c) => c.json(document(), 200));

@@ -10,21 +10,27 @@
  */
 import { loadCatalog } from "./catalog/load.ts";
 import { readGatewayConfig } from "./gateway/config.ts";
-import { consoleLogger } from "./gateway/log.ts";
+import { type ConsoleLogger, loggerFromEnv } from "./gateway/log.ts";
 import { openStore } from "./store/open_store.ts";
 import { readClusterSettings } from "./cluster/settings.ts";
 import { checkSoleInstance, createFirstKey } from "./cluster/prepare_store.ts";
 import { startInstance } from "./cluster/start_instance.ts";
 import { startWorkers } from "./cluster/workers.ts";
-import { startupLine } from "./cluster/startup_line.ts";
+import { startupFields, startupLine } from "./cluster/startup_line.ts";
+import { lifecycleLog } from "./observe/logs/events.ts";
 
 const env = (name: string) => Deno.env.get(name);
+/** This thread's logger, once the format was read (the start failure's line uses it). */
+let logger: ConsoleLogger | null = null;
 
 async function main(args: string[]): Promise<void> {
   const demo = args.includes("--demo") || env("GATEHOUSE_DEMO") === "1";
   const port = Number(env("PORT") ?? 8080);
   const hostname = env("HOST") ?? "0.0.0.0";
-  const log = consoleLogger({ quiet: env("GATEHOUSE_QUIET") === "1" });
+  // GATEHOUSE_LOG_FORMAT (text or json) and GATEHOUSE_QUIET; a bad format stops the start.
+  const log = logger = loggerFromEnv(env);
+  // Start-up, notices and shutdown: text on stdout, or JSON event lines in json mode.
+  const say = lifecycleLog(log);
   const settings = readClusterSettings(env, args);
   const config = readGatewayConfig(env);
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
@@ -35,20 +41,28 @@ async function main(args: string[]): Promise<void> {
   });
 
   if (demo) {
-    console.log(
+    say(
       "gatehouse demo: every catalog model is served by the built-in mock provider (owned_by: gatehouse-mock).",
+      { event: "demo" },
     );
   } else if (!catalog.hasAnyCredentials()) {
-    console.log(
+    say(
       "gatehouse: no provider credentials are set (OPENAI_API_KEY, ANTHROPIC_API_KEY), so no model can answer.\n" +
         "  Set one of them and restart, or run `deno task demo` to try gatehouse with the built-in mock provider.",
+      { event: "no_credentials", level: "warn" },
     );
   }
+  // The first key is shown once, to the person starting gatehouse: on stdout as text in either
+  // format, never through the log sink (it is the one secret gatehouse ever prints).
   await createFirstKey(store, (text) => console.log(text));
   const warning = await checkSoleInstance(store, settings);
   if (warning !== null) log.warn(warning);
-  const announce = (address: { hostname: string; port: number }, limits: { detail: string }) =>
-    console.log(startupLine({ address, settings, store, limits, listed: catalog.listed().length }));
+  const announce = (address: { hostname: string; port: number }, limits: { detail: string }) => {
+    const facts = { address, settings, store, limits, listed: catalog.listed().length };
+    // What was logged before it (a warning) is out before the start line.
+    log.flushSync();
+    say(startupLine(facts), { event: "start", fields: startupFields(facts) });
+  };
 
   if (settings.workers === 1) {
     const instance = await startInstance({
@@ -63,7 +77,10 @@ async function main(args: string[]): Promise<void> {
       port,
       docs: true,
       onListen: announce,
-      exit: (code) => Deno.exit(code),
+      exit: (code) => {
+        log.flushSync();
+        Deno.exit(code);
+      },
     });
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(signal, () => instance.signal(signal));
@@ -77,7 +94,7 @@ async function main(args: string[]): Promise<void> {
     hostname,
     port,
     onListen: announce,
-    log: (line) => console.log(line),
+    log: say,
   });
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => workers.signal(signal));
@@ -85,6 +102,7 @@ async function main(args: string[]): Promise<void> {
   const code = await workers.done;
   // This thread's connection holds the one-instance lock on Postgres; closing releases it.
   await store.close();
+  log.flushSync();
   Deno.exit(code);
 }
 
@@ -92,7 +110,14 @@ if (import.meta.main) {
   try {
     await main(Deno.args);
   } catch (error) {
-    console.error(`gatehouse did not start: ${(error as Error).message}`);
+    const message = `gatehouse did not start: ${(error as Error).message}`;
+    // Set by main() when it got that far (a cast: the compiler cannot see the assignment).
+    const log = logger as ConsoleLogger | null;
+    log?.flushSync();
+    if (log?.format === "json") {
+      log.event("error", "start_failed", message);
+      log.flushSync();
+    } else console.error(message);
     Deno.exit(1);
   }
 }

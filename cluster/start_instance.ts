@@ -17,6 +17,8 @@ import { gracefulShutdown, type Listener } from "../gateway/shutdown.ts";
 import { createLimits, type LimitsState } from "../governance/shared/create_limits.ts";
 import type { Store } from "../store/store.ts";
 import { startObservers } from "../observe/setup.ts";
+import { serveMetricsPort } from "../observe/metrics/metrics_server.ts";
+import { lifecycleLog } from "../observe/logs/events.ts";
 import { type KeyEvents, shareKeyChanges } from "./key_events.ts";
 import type { ClusterSettings } from "./settings.ts";
 
@@ -36,6 +38,8 @@ export interface InstanceParts {
   worker: number;
   /** The coordinator's port, when workers share limits without Redis. */
   limitsPort?: MessagePort;
+  /** The first thread's metrics port, with workers (a scrape covers them all). */
+  metricsPort?: MessagePort;
   hostname: string;
   port: number;
   /** Whether this instance also serves the docs host (the first worker only). */
@@ -86,6 +90,8 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     health,
     inflight,
     worker: parts.worker,
+    limits: () => limits.state(),
+    metricsPort: parts.metricsPort,
   });
   const app = createApp({
     catalog,
@@ -102,6 +108,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     health,
     inflight,
     observer: observers.observer,
+    metrics: observers.metrics,
   });
   keepDeadlineTimer();
   const listeners: Listener[] = [];
@@ -118,6 +125,14 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
       }),
     );
   }
+  const metricsListener = await serveMetricsPort({
+    env: parts.env,
+    hostname: parts.hostname,
+    worker: parts.worker,
+    endpoint: observers.metrics,
+    log,
+  });
+  if (metricsListener !== null) listeners.push(metricsListener);
   let listening: (address: { hostname: string; port: number }) => void = () => {};
   const listened = new Promise<{ hostname: string; port: number }>((resolve) =>
     listening = resolve
@@ -144,7 +159,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
       // Writes the ledger rows still queued.
       await store.close();
     },
-    log: (line) => console.log(parts.worker > 0 ? `[worker ${parts.worker}] ${line}` : line),
+    log: lifecycleLog(log, parts.worker),
     exit: parts.exit,
   });
   return shutdown;

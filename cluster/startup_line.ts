@@ -19,13 +19,33 @@ export interface StartupFacts {
 /** `gatehouse listening on http://127.0.0.1:8080 (workers 2, store sqlite ./data/gatehouse.db,
  * limits shared through Redis at 127.0.0.1:6379, models listed: 12)`. */
 export function startupLine(facts: StartupFacts): string {
+  const { address, workers, store, limits, modelsListed } = startupFields(facts);
+  return `gatehouse listening on ${address} (workers ${workers}, store ${store}, ${limits}, ` +
+    `models listed: ${modelsListed})`;
+}
+
+/** The same facts as the `start` event's fields (json log format): `address`, `workers`,
+ * `storeKind`, `store`, `limits`, `modelsListed`. */
+export function startupFields(facts: StartupFacts): {
+  address: string;
+  workers: number;
+  storeKind: string;
+  store: string;
+  limits: string;
+  modelsListed: number;
+} {
   const { hostname, port } = facts.address;
   const shown = hostname === "0.0.0.0" ? "127.0.0.1" : hostname;
   // A Postgres store describes itself by its URL (without credentials); a SQLite one by its path.
   const store = facts.store.kind === "sqlite"
     ? `sqlite ${facts.store.describe()}`
     : facts.store.describe();
-  return `gatehouse listening on http://${shown}:${port} (workers ${facts.settings.workers}, ` +
-    `store ${store}, ${facts.limits.detail}, ` +
-    `models listed: ${facts.listed})`;
+  return {
+    address: `http://${shown}:${port}`,
+    workers: facts.settings.workers,
+    storeKind: facts.store.kind,
+    store,
+    limits: facts.limits.detail,
+    modelsListed: facts.listed,
+  };
 }

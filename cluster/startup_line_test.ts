@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startupLine } from "./startup_line.ts";
+import { startupFields, startupLine } from "./startup_line.ts";
 import type { ClusterSettings } from "./settings.ts";
 
 const settings = (workers: number): ClusterSettings => ({
@@ -38,4 +38,22 @@ Deno.test("startup line: a Postgres store is named by its URL, which carries no 
     line,
     /store postgres:\/\/db\.internal:5432\/gatehouse, limits shared through Redis/,
   );
+});
+
+Deno.test("startup fields: the start event's JSON fields say what the line says", () => {
+  const fields = startupFields({
+    address: { hostname: "0.0.0.0", port: 8080 },
+    settings: settings(4),
+    store: { kind: "postgres", describe: () => "postgres://db.internal:5432/gatehouse" },
+    limits: { detail: "limits shared through Redis at 127.0.0.1:6379" },
+    listed: 7,
+  });
+  assert.deepEqual(fields, {
+    address: "http://127.0.0.1:8080",
+    workers: 4,
+    storeKind: "postgres",
+    store: "postgres://db.internal:5432/gatehouse",
+    limits: "limits shared through Redis at 127.0.0.1:6379",
+    modelsListed: 7,
+  });
 });

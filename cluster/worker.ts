@@ -6,7 +6,8 @@
  */
 import { loadCatalog } from "../catalog/load.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
-import { consoleLogger } from "../gateway/log.ts";
+import { loggerFromEnv } from "../gateway/log.ts";
+import { stderrSink } from "../observe/logs/sink.ts";
 import { openStore } from "../store/open_store.ts";
 import { type Instance, startInstance } from "./start_instance.ts";
 import { readClusterSettings, workerPoolSize } from "./settings.ts";
@@ -28,7 +29,7 @@ const early: Deno.Signal[] = [];
 async function start(message: Extract<ToWorker, { type: "start" }>): Promise<void> {
   const demo = message.args.includes("--demo") || env("GATEHOUSE_DEMO") === "1";
   const settings = readClusterSettings(env, message.args);
-  const log = consoleLogger({ quiet: env("GATEHOUSE_QUIET") === "1" });
+  const log = loggerFromEnv(env, message.worker);
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
   const store = await openStore(settings.database, { poolSize: workerPoolSize(settings) });
   instance = await startInstance({
@@ -40,12 +41,18 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
     log,
     worker: message.worker,
     limitsPort: message.limitsPort,
+    metricsPort: message.metricsPort,
     hostname: message.hostname,
     port: message.port,
     docs: message.worker === 0,
-    onListen: ({ hostname, port }, limits) =>
-      scope.postMessage({ type: "listening", hostname, port, limits }),
+    onListen: ({ hostname, port }, limits) => {
+      // This worker's lines so far are out before the process's start line.
+      log.flushSync();
+      scope.postMessage({ type: "listening", hostname, port, limits });
+    },
     exit: (code) => {
+      // A worker's exit runs no `unload`: its buffered lines are written here.
+      log.flushSync();
       scope.postMessage({ type: "exited", code });
       scope.close();
     },
@@ -57,6 +64,7 @@ scope.onmessage = ({ data }) => {
   switch (data.type) {
     case "start":
       start(data).catch((error) => {
+        stderrSink().flushSync();
         scope.postMessage({ type: "failed", message: (error as Error).message });
         scope.close();
       });

@@ -14,6 +14,8 @@ export type ToWorker =
     port: number;
     /** The coordinator's end for this worker, when limits are shared without Redis. */
     limitsPort?: MessagePort;
+    /** The first thread's end for this worker's metrics (`observe/metrics/cluster_link.ts`). */
+    metricsPort?: MessagePort;
   }
   | { type: "signal"; name: Deno.Signal };
 

@@ -14,7 +14,9 @@ import { MemoryLimits } from "../governance/shared/memory_limits.ts";
 import { serveLimits } from "../governance/shared/port_limits.ts";
 import type { LimitsState } from "../governance/shared/create_limits.ts";
 import type { ClusterSettings } from "./settings.ts";
+import type { LifecycleEvent } from "../observe/logs/events.ts";
 import type { FromWorker, ToWorker } from "./worker_messages.ts";
+import { MetricsGatherer } from "../observe/metrics/cluster_link.ts";
 
 /** How the workers are run. */
 export interface WorkersOptions {
@@ -25,7 +27,8 @@ export interface WorkersOptions {
   port: number;
   /** The start-up line, once every worker listens. */
   onListen(address: { hostname: string; port: number }, limits: LimitsState): void;
-  log(line: string): void;
+  /** A worker ended or could not be started again: `line` for a person, `event` for JSON. */
+  log(line: string, event?: LifecycleEvent): void;
 }
 
 /** Running workers. */
@@ -51,6 +54,8 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
   const { settings, log } = options;
   const port = options.port === 0 ? freePort(options.hostname) : options.port;
   const coordinator = settings.redisUrl === null ? new MemoryLimits() : null;
+  // Each worker's /metrics asks this thread for every worker's series, merged.
+  const metrics = new MetricsGatherer();
   const threads = new Map<number, Worker>();
   const exits: number[] = [];
   let stopping: Deno.Signal | null = null;
@@ -66,6 +71,8 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
     });
     threads.set(index, worker);
     const channel = coordinator === null ? null : new MessageChannel();
+    const metricsChannel = new MessageChannel();
+    metrics.attach(index, metricsChannel.port1);
     const served = channel === null
       ? null
       : serveLimits(channel.port1, coordinator!, `worker-${index}`);
@@ -76,8 +83,9 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
       hostname: options.hostname,
       port,
       limitsPort: channel?.port2,
+      metricsPort: metricsChannel.port2,
     };
-    worker.postMessage(start, channel === null ? [] : [channel.port2]);
+    worker.postMessage(start, [...(channel === null ? [] : [channel.port2]), metricsChannel.port2]);
     return new Promise((resolve, reject) => {
       const gone = (code: number, why: string) => {
         if (threads.get(index) !== worker) return;
@@ -85,15 +93,27 @@ export async function startWorkers(options: WorkersOptions): Promise<Workers> {
         worker.terminate();
         // Its requests in flight are gone with it: their holds on the coordinator go too.
         void served?.close();
+        metrics.detach(index);
         reject(new Error(`worker ${index}: ${why}`));
         if (stopping !== null) {
           exits.push(code);
           if (threads.size === 0) finish(Math.max(0, ...exits));
           return;
         }
-        log(`gatehouse: worker ${index} ended (${why}); starting it again in 1 s`);
+        log(`gatehouse: worker ${index} ended (${why}); starting it again in 1 s`, {
+          event: "worker_ended",
+          level: "warn",
+          fields: { worker: index, reason: why, restartInMs: RESTART_DELAY_MS },
+        });
         setTimeout(() => {
-          if (stopping === null) spawn(index).catch((error) => log(`gatehouse: ${error.message}`));
+          if (stopping !== null) return;
+          spawn(index).catch((error) =>
+            log(`gatehouse: ${error.message}`, {
+              event: "worker_start_failed",
+              level: "error",
+              fields: { worker: index, error: error.message },
+            })
+          );
         }, RESTART_DELAY_MS);
       };
       worker.onmessage = ({ data }: MessageEvent<FromWorker>) => {

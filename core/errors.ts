@@ -32,6 +32,9 @@ export interface GatewayErrorOptions {
   code?: string | null;
   /** Extra response headers (`Allow`, `Retry-After`). */
   headers?: Record<string, string>;
+  /** Which limit refused (`rpm`, `tpm`, `max_parallel`, `budget`) when several share a code;
+   * for metrics and logs, never on the wire. */
+  limit?: string | null;
   cause?: unknown;
 }
 
@@ -40,6 +43,7 @@ export class GatewayError extends HTTPException {
   readonly kind: ErrorKind;
   readonly param: string | null;
   readonly code: string | null;
+  readonly limit: string | null;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -53,6 +57,7 @@ export class GatewayError extends HTTPException {
     this.kind = kind;
     this.param = options.param ?? null;
     this.code = options.code ?? null;
+    this.limit = options.limit ?? null;
     this.headers = options.headers ?? {};
   }
 }

@@ -1,12 +1,14 @@
 /**
  * The docs host: a Hono app serving the documentation pages, the OpenAPI document, Swagger UI's
- * assets and the set-up scripts — and refusing every API path with a JSON error that names the
- * API root.
+ * assets, the set-up scripts and the dashboard — refusing every model API path with a JSON
+ * error that names the API root, and forwarding the admin API (`/admin/v1/...`, the dashboard's
+ * only source) to the gateway in this process.
  * @module
  */
 import { Hono } from "hono";
 import { apiRefusal, isApiPath } from "./api_refusal.ts";
 import { assetStore } from "./assets.ts";
+import { DASHBOARD_CSP, dashboardPage } from "./dashboard/page.ts";
 import { html } from "./html.ts";
 import { layout, NAV } from "./layout.ts";
 import { PAGES } from "./pages/mod.ts";
@@ -35,6 +37,9 @@ export function createDocsApp(options: DocsOptions): Hono {
       const url = new URL(c.req.url);
       return apiRefusal(c.req.raw, path, url.search, site.api);
     }
+    if (options.adminApi && isAdminPath(path)) {
+      return await options.adminApi(forwarded(c.req.raw, path));
+    }
     await next();
     c.header("x-content-type-options", "nosniff");
     c.header("referrer-policy", "no-referrer");
@@ -48,6 +53,14 @@ export function createDocsApp(options: DocsOptions): Hono {
   });
   app.get("/assets/swagger-ui-dist/:name", async (c) => {
     const asset = await assets.swagger(c.req.param("name"));
+    if (asset === null) return notFound(site, c.req.path);
+    return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
+      "content-type": asset.type,
+      "cache-control": "public, max-age=86400",
+    });
+  });
+  app.get("/assets/vendor/:name", async (c) => {
+    const asset = await assets.vendor(c.req.param("name"));
     if (asset === null) return notFound(site, c.req.path);
     return c.body(asset.body as Uint8Array<ArrayBuffer>, 200, {
       "content-type": asset.type,
@@ -81,8 +94,26 @@ export function createDocsApp(options: DocsOptions): Hono {
       });
     });
   }
+  app.get("/dashboard", (c) =>
+    c.html(dashboardPage(site), 200, {
+      "content-security-policy": DASHBOARD_CSP,
+      "cache-control": "no-cache",
+    }));
   app.notFound((c) => notFound(site, c.req.path));
   return app;
+}
+
+/** Whether a docs-host path is the admin API's (the dashboard's calls). */
+function isAdminPath(path: string): boolean {
+  return path === "/admin/v1" || path.startsWith("/admin/v1/");
+}
+
+/** `request` as the gateway expects it: the same method, headers and body at the admin path
+ * without the docs host's base path. The gateway applies its own authentication: the docs host
+ * adds no credential and no CORS header (the dashboard calls from the same origin). */
+function forwarded(request: Request, path: string): Request {
+  const url = new URL(request.url);
+  return new Request(new URL(`${path}${url.search}`, url), request);
 }
 
 /** The request path with the docs host's base path (from `DOCS_URL`) removed when present, so

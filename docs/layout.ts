@@ -1,6 +1,7 @@
 /**
  * The one layout every docs page shares: header with the public addresses, navigation, main
- * content. No script runs on any page except the API reference's Swagger UI.
+ * content. No script runs on any page except the API reference's Swagger UI (the dashboard,
+ * `dashboard/page.ts`, is a page of its own).
  * @module
  */
 import { GATEHOUSE_VERSION } from "../openapi/document.ts";
@@ -38,6 +39,7 @@ export const NAV: { heading: string | null; items: NavItem[] }[] = [
       { path: "/catalog", label: "Model catalog" },
       { path: "/keys", label: "Keys, limits and budgets" },
       { path: "/reliability", label: "Reliability" },
+      { path: "/observability", label: "Observability" },
       { path: "/errors", label: "Errors and troubleshooting" },
       { path: "/reference", label: "API reference" },
     ],
@@ -104,6 +106,8 @@ export function layout(site: Site, page: PageContent): string {
           </main>
         </div>
         <footer>gatehouse ${GATEHOUSE_VERSION} · <a href="${site.link(
+          "/dashboard",
+        )}">dashboard</a> (admin key) · <a href="${site.link(
           "/openapi.json",
         )}">openapi.json</a> · set-up scripts under <a href="${site.link(
           "/setup/gatehouse-setup.mjs",

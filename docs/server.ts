@@ -9,8 +9,12 @@ import { readDocsConfig } from "./config.ts";
 
 /** What `startDocsServer` needs. */
 export interface StartDocsOptions {
-  /** The gateway app: its `GET /openapi.json` is the document the docs host serves. */
-  gateway: { request(path: string): Response | Promise<Response> };
+  /** The gateway app: its `GET /openapi.json` is the document the docs host serves, and it
+   * answers the admin API requests the docs host forwards for the dashboard. */
+  gateway: {
+    request(path: string): Response | Promise<Response>;
+    fetch(request: Request): Response | Promise<Response>;
+  };
   catalog: Catalog;
   /** The environment (`DOCS_PORT`, `PUBLIC_BASE_URL`, `DOCS_URL`, `ALT_BASE_URL`,
    * `ALT_BASE_URL_ACTIVE`). */
@@ -50,6 +54,7 @@ export async function startDocsServer(options: StartDocsOptions): Promise<DocsSe
     docsUrl: config.docsUrl,
     altBaseUrl: config.altBaseUrl,
     altActive: config.altActive,
+    adminApi: (request) => options.gateway.fetch(request),
   });
   const log = options.log ?? console.log;
   const server = Deno.serve({

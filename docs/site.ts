@@ -23,6 +23,9 @@ export interface DocsOptions {
   altBaseUrl?: string | null;
   /** Whether the alternative root answers yet (`ALT_BASE_URL_ACTIVE`, default false). */
   altActive?: boolean;
+  /** The gateway in this process, which answers the `/admin/v1/...` requests the docs host
+   * forwards for the dashboard; without it those paths are not found here. */
+  adminApi?: (request: Request) => Response | Promise<Response>;
 }
 
 /** The rendering context of every page. */

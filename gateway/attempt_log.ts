@@ -9,6 +9,26 @@ import type { AttemptFailed } from "./attempt_failure.ts";
 import type { AttemptTicket, DeploymentHealth } from "./health.ts";
 import type { Logger } from "./exchange.ts";
 
+/** Failures worded by the provider (its error body): its message may quote the request (an
+ * echoed prompt, a field value), so the log line names the provider's error code instead.
+ * Gatehouse's own failures (unreachable, timeouts, a cut, a refused credential: that message
+ * is gatehouse's, without the provider's) keep their message. */
+const PROVIDER_WORDED: ReadonlySet<AttemptResult> = new Set([
+  "retryable_status",
+  "error_event",
+  "context_overflow",
+]);
+
+/** A provider error code is a short identifier; anything else is not logged. */
+const ERROR_CODE = /^[A-Za-z0-9_.:-]{1,64}$/;
+
+/** What the log says of `failure`: gatehouse's own message, or the provider's error code. */
+export function loggedError(failure: AttemptFailed): string {
+  if (!PROVIDER_WORDED.has(failure.result)) return failure.message;
+  const code = failure.error.code ?? failure.error.kind;
+  return ERROR_CODE.test(code) ? `provider error ${code}` : "provider error";
+}
+
 /** Outcomes that count against the deployment that was answering when they happened. */
 const DEPLOYMENT_FAULTS: ReadonlySet<Outcome> = new Set(["upstream_cut", "timeout"]);
 
@@ -80,7 +100,7 @@ export class AttemptLog {
       deployment: current.deployment,
       status: current.status,
       result: current.result,
-      error: failure.message,
+      error: loggedError(failure),
     });
   }
 

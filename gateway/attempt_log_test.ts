@@ -3,7 +3,7 @@ import type { ResolvedModel } from "../catalog/catalog.ts";
 import { GatewayError } from "../core/errors.ts";
 import { modelWith } from "../governance/testing.ts";
 import { AttemptFailed } from "./attempt_failure.ts";
-import { AttemptLog } from "./attempt_log.ts";
+import { AttemptLog, loggedError } from "./attempt_log.ts";
 import { DeploymentHealth } from "./health.ts";
 import { memoryLogger } from "./log.ts";
 
@@ -107,8 +107,26 @@ Deno.test("AttemptLog: a failed attempt is one warn line", () => {
     deployment: "gpt-test@mock",
     status: 503,
     result: "retryable_status",
-    error: "HTTP 503",
+    error: "provider error overloaded",
   });
+});
+
+Deno.test("AttemptLog: the warn line names a provider's error by its code, never its words", () => {
+  const echoed = new GatewayError("overloaded", 503, "Overloaded while reading: MARKER-PROMPT", {
+    code: "overloaded_error",
+  });
+  assert.equal(
+    loggedError(new AttemptFailed("retryable_status", 529, echoed)),
+    "provider error overloaded_error",
+  );
+  const odd = new GatewayError("upstream", 500, "MARKER-PROMPT", { code: "MARKER PROMPT!" });
+  assert.equal(loggedError(new AttemptFailed("error_event", 200, odd)), "provider error");
+  // Gatehouse's own words are kept: they hold no request text.
+  const own = new GatewayError("upstream", 502, "Could not reach provider openai: refused");
+  assert.equal(
+    loggedError(new AttemptFailed("unreachable", 0, own)),
+    "Could not reach provider openai: refused",
+  );
 });
 
 Deno.test("AttemptLog: a 429's retry-after cools the deployment for that long", () => {

@@ -13,6 +13,7 @@ import type { Lifecycle } from "./lifecycle.ts";
 import type { DeploymentHealth } from "./health.ts";
 import type { InFlight } from "./in_flight.ts";
 import type { Observer } from "../observe/observer.ts";
+import type { MetricsEndpoint } from "../observe/metrics/metrics.ts";
 
 /** Where log lines go. Never given secrets. */
 export interface Logger {
@@ -38,6 +39,8 @@ export interface GatewayDeps {
   inflight: InFlight;
   /** Who watches each request (metrics, traces, the request log); none when absent. */
   observer?: Observer;
+  /** What `GET /metrics` serves; absent when metrics are off (it answers 404). */
+  metrics?: MetricsEndpoint;
 }
 
 /** A model request as a route handler hands it over. */

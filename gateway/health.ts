@@ -49,12 +49,33 @@ export interface AttemptTicket {
   done(): void;
 }
 
+/** A deployment's move from one state to another (the request log writes one line each). */
+export interface HealthChange {
+  deployment: string;
+  from: DeploymentState;
+  to: DeploymentState;
+  /** Why: `failures` (too many in a row), `retry_after` (the provider said when), `probe_failed`,
+   * `cooldown_over`, `probe_succeeded`. */
+  reason: string;
+  /** The failure that moved it, as its code (`retryable_status`, `timeout`, …); never the
+   * provider's message. Null for a recovery. */
+  error: string | null;
+  /** When the cool-down ends (unix ms), for a move to cooling. */
+  until: number | null;
+  consecutiveFailures: number;
+}
+
+/** Told of each state change, in this process. */
+export type HealthListener = (change: HealthChange) => void;
+
 /** The span the recent error rate covers. */
 export const RECENT_WINDOW_MS = 5 * 60_000;
 const BUCKET_MS = 10_000;
 const BUCKETS = RECENT_WINDOW_MS / BUCKET_MS;
 
 class Entry {
+  readonly id: string;
+  readonly #changed: HealthListener;
   state: DeploymentState = "healthy";
   consecutive = 0;
   inFlight = 0;
@@ -67,6 +88,21 @@ class Entry {
   readonly errors = new Array<number>(BUCKETS).fill(0);
   /** The bucket number (time / BUCKET_MS) each slot holds. */
   readonly epochs = new Array<number>(BUCKETS).fill(-1);
+
+  constructor(id: string, changed: HealthListener) {
+    this.id = id;
+    this.#changed = changed;
+  }
+
+  /** Moves to `to`, telling the listeners when that is a change. */
+  move(to: DeploymentState, reason: string, error: string | null = null): void {
+    const from = this.state;
+    this.state = to;
+    if (from === to) return;
+    const until = to === "cooling" ? this.coolUntil : null;
+    const consecutiveFailures = this.consecutive;
+    this.#changed({ deployment: this.id, from, to, reason, error, until, consecutiveFailures });
+  }
 
   count(now: number, error: boolean): void {
     const epoch = Math.floor(now / BUCKET_MS);
@@ -98,18 +134,27 @@ export class DeploymentHealth {
   readonly #entries = new Map<string, Entry>();
   readonly #settings: HealthSettings;
   readonly #now: () => number;
+  readonly #listeners: HealthListener[] = [];
+  readonly #changed: HealthListener = (change) => {
+    for (const listener of this.#listeners) listener(change);
+  };
 
   constructor(settings: HealthSettings) {
     this.#settings = settings;
     this.#now = settings.now ?? Date.now;
   }
 
+  /** Calls `listener` on each state change from now on (the request log's deployment lines). */
+  onChange(listener: HealthListener): void {
+    this.#listeners.push(listener);
+  }
+
   #entry(id: string): Entry {
     let entry = this.#entries.get(id);
-    if (entry === undefined) this.#entries.set(id, entry = new Entry());
+    if (entry === undefined) this.#entries.set(id, entry = new Entry(id, this.#changed));
     // A cool-down that ended moves on when next looked at: no timer per deployment.
     if (entry.state === "cooling" && this.#now() >= entry.coolUntil) {
-      entry.state = entry.probeAfter ? "probing" : "healthy";
+      entry.move(entry.probeAfter ? "probing" : "healthy", "cooldown_over");
     }
     return entry;
   }
@@ -179,7 +224,7 @@ class Ticket implements AttemptTicket {
     const entry = this.#entry;
     entry.count(this.#now(), false);
     entry.consecutive = 0;
-    if (entry.state === "probing") entry.state = "healthy";
+    if (entry.state === "probing") entry.move("healthy", "probe_succeeded");
     this.#endProbe();
   }
 
@@ -189,7 +234,7 @@ class Ticket implements AttemptTicket {
     entry.count(this.#now(), true);
     entry.lastError = error;
     entry.consecutive++;
-    afterFailure(entry, this.#now(), this.#settings, coolForMs);
+    afterFailure(entry, this.#now(), this.#settings, coolForMs, error);
     this.#endProbe();
   }
 
@@ -208,25 +253,30 @@ class Ticket implements AttemptTicket {
 }
 
 /** Where a failure leaves `entry`: cooling for the provider's retry-after, or after too many
- * failures in a row (or a failed probe) for the configured cool-down. */
+ * failures in a row (or a failed probe) for the configured cool-down. `error` reads
+ * `<code>: <message>`; only the code goes to a listener (a provider's message may quote a
+ * request). */
 function afterFailure(
   entry: Entry,
   now: number,
   settings: HealthSettings,
   coolForMs: number | undefined,
+  error: string,
 ): void {
+  const code = error.split(":", 1)[0] ?? null;
   if (coolForMs !== undefined && coolForMs > 0) {
     // The provider named when it takes traffic again: rest that long, no probe after it.
     if (entry.state !== "cooling" || entry.coolUntil < now + coolForMs) {
-      entry.state = "cooling";
       entry.coolUntil = now + coolForMs;
       entry.probeAfter = false;
+      entry.move("cooling", "retry_after", code);
     }
     return;
   }
   if (entry.state === "probing" || entry.consecutive >= settings.failures) {
-    entry.state = "cooling";
+    const reason = entry.state === "probing" ? "probe_failed" : "failures";
     entry.coolUntil = Math.max(entry.coolUntil, now + settings.cooldownMs);
     entry.probeAfter = true;
+    entry.move("cooling", reason, code);
   }
 }

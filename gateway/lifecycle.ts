@@ -320,6 +320,7 @@ export class Lifecycle implements Drainable {
     const ending = endingOfError(error, this.#stage, this.#request.signal.aborted);
     if (this.#observed !== null && ending.outcome === "rejected" && error instanceof GatewayError) {
       this.#observed.refusal = error.code ?? error.kind;
+      this.#observed.limit = error.limit;
     }
     if (ending.outcome === "internal_error") {
       this.#deps.log.error("request failed in the gateway", {

@@ -52,8 +52,9 @@ export class ObservedRequest {
   upstreamHeaders: Record<string, string> | undefined;
   readonly #finishReasons: string[] = [];
   mode: DeliveryMode | null = null;
-  /** The error code of a refusal before any upstream call. */
+  /** The error code of a refusal before any upstream call, and the limit that refused it. */
   refusal: string | null = null;
+  limit: string | null = null;
 
   constructor(observation: RequestObservation, receivedAt: number) {
     this.#observation = observation;
@@ -119,6 +120,7 @@ export class ObservedRequest {
       key: request.key,
       userAgent: request.headers?.get("user-agent") ?? null,
       refusal: this.refusal,
+      limit: this.limit,
       durationMs: now - start,
       firstByteMs: this.#firstByteAt === null ? null : this.#firstByteAt - start,
       overheadMs: record.attempts === 0

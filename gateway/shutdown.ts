@@ -8,6 +8,7 @@
  * @module
  */
 import type { InFlight } from "./in_flight.ts";
+import type { LifecycleEvent } from "../observe/logs/events.ts";
 
 /** A listener to stop: `Deno.HttpServer`, or the docs host. */
 export interface Listener {
@@ -24,7 +25,8 @@ export interface ShutdownParts {
   listeners: Listener[];
   /** Closes what the requests used (upstream client, store); runs once, after the requests. */
   close(): Promise<void>;
-  log(line: string): void;
+  /** Reports a step: `line` for a person, `event` for a JSON log line. */
+  log(line: string, event?: LifecycleEvent): void;
   exit(code: number): void;
   /** How long to wait, once the requests were ended, for their responses to be done and their
    * rows settled, ms (default {@link SETTLE_MS}). */
@@ -74,14 +76,26 @@ export function gracefulShutdown(parts: ShutdownParts): Shutdown {
   const end = () => {
     // A response still open now (a client that does not read) gets its row all the same.
     const left = inflight.settleRemaining();
-    if (left > 0) log(`gatehouse: ${plural(left, "response")} still open; recorded as ended`);
+    if (left > 0) {
+      log(`gatehouse: ${plural(left, "response")} still open; recorded as ended`, {
+        event: "responses_ended",
+        level: "warn",
+        fields: { responses: left },
+      });
+    }
     return ending ??= parts.close().then(
       () => 0,
       (error) => {
-        log(`gatehouse: closing failed: ${error instanceof Error ? error.message : error}`);
+        const message = error instanceof Error ? error.message : String(error);
+        log(`gatehouse: closing failed: ${message}`, {
+          event: "close_failed",
+          level: "error",
+          fields: { error: message },
+        });
         return 1;
       },
     ).then((code) => {
+      log(`gatehouse stopped (exit ${code})`, { event: "exit", fields: { code } });
       finish();
       parts.exit(code);
     });
@@ -92,22 +106,45 @@ export function gracefulShutdown(parts: ShutdownParts): Shutdown {
       `gatehouse draining: ${plural(inflight.size, "request")} in flight, up to ${
         parts.drainMs / 1000
       } s`,
+      {
+        event: "drain",
+        fields: { signal: name, inFlight: inflight.size, drainSeconds: parts.drainMs / 1000 },
+      },
     );
     const drained = inflight.drain(parts.drainMs, name);
     for (const listener of listeners) {
-      listener.shutdown().catch((error) => log(`gatehouse: stopping a listener failed: ${error}`));
+      listener.shutdown().catch((error) =>
+        log(`gatehouse: stopping a listener failed: ${error}`, {
+          event: "listener_stop_failed",
+          level: "error",
+          fields: { error: String(error) },
+        })
+      );
     }
     const ended = await drained;
-    if (ended > 0) log(`gatehouse: ended ${plural(ended, "request")} still running`);
+    if (ended > 0) {
+      log(`gatehouse: ended ${plural(ended, "request")} still running`, {
+        event: "drain_ended",
+        level: "warn",
+        fields: { requests: ended },
+      });
+    }
     if (!await quiet(listeners, inflight, settleMs.afterDrain)) {
-      log("gatehouse: responses still open after the drain; closing anyway");
+      log("gatehouse: responses still open after the drain; closing anyway", {
+        event: "responses_open",
+        level: "warn",
+      });
     }
     await end();
   };
 
   const cut = async (name: Deno.Signal) => {
     const ended = inflight.cutAll(name);
-    log(`gatehouse: ${name} again: ended ${plural(ended, "request")} at once`);
+    log(`gatehouse: ${name} again: ended ${plural(ended, "request")} at once`, {
+      event: "drain_cut",
+      level: "warn",
+      fields: { signal: name, requests: ended },
+    });
     await quiet(listeners, inflight, settleMs.afterSecondSignal);
     await end();
   };

@@ -92,6 +92,7 @@ Deno.test("a signal with nothing in flight stops the listeners, closes and exits
   assert.deepEqual(events, [
     "gatehouse draining: 0 requests in flight, up to 30 s",
     "close with 0 in flight",
+    "gatehouse stopped (exit 0)",
   ]);
 });
 
@@ -109,6 +110,7 @@ Deno.test("requests that end within the grace period are not cut; close waits fo
   assert.deepEqual(events, [
     "gatehouse draining: 2 requests in flight, up to 10 s",
     "close with 0 in flight",
+    "gatehouse stopped (exit 0)",
   ]);
 });
 
@@ -131,6 +133,7 @@ Deno.test("what still runs after the grace period is ended with the shutdown err
     "gatehouse draining: 2 requests in flight, up to 0.1 s",
     "gatehouse: ended 1 request still running",
     "close with 0 in flight",
+    "gatehouse stopped (exit 0)",
   ]);
 });
 
@@ -151,6 +154,7 @@ Deno.test("a second signal ends everything at once and exits", async () => {
     "gatehouse draining: 1 request in flight, up to 30 s",
     "gatehouse: SIGTERM again: ended 1 request at once",
     "close with 0 in flight",
+    "gatehouse stopped (exit 0)",
   ]);
 });
 
@@ -166,6 +170,7 @@ Deno.test("a response that never finishes holds the exit only for the settle wai
   assert.deepEqual(events.slice(1), [
     "gatehouse: responses still open after the drain; closing anyway",
     "close with 0 in flight",
+    "gatehouse stopped (exit 0)",
   ]);
 });
 
@@ -178,7 +183,7 @@ Deno.test("a request whose response never finishes is recorded before the store 
   assert.equal(await exited, 0);
   assert.equal(never.forced(), 1, "settled by the shutdown itself");
   assert.ok(events.includes("gatehouse: 1 response still open; recorded as ended"), `${events}`);
-  assert.equal(events.at(-1), "close with 0 in flight");
+  assert.equal(events.at(-2), "close with 0 in flight");
   // Its own late settle (a no-op now) runs out before the test ends.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
 });
@@ -189,5 +194,27 @@ Deno.test("a close that fails is logged and exits 1", async () => {
   shutdownParts.close = () => Promise.reject(new Error("disk full"));
   gracefulShutdown(shutdownParts).signal("SIGTERM");
   assert.equal(await exited, 1);
-  assert.equal(events.at(-1), "gatehouse: closing failed: disk full");
+  assert.deepEqual(events.slice(-2), [
+    "gatehouse: closing failed: disk full",
+    "gatehouse stopped (exit 1)",
+  ]);
+});
+
+Deno.test("each step names its event for a JSON line: drain, requests ended, exit", async () => {
+  const inflight = new InFlight();
+  const server = listener(1);
+  const slow = request(inflight, server, { finishesAfterMs: 60_000, settleAfterMs: 20 });
+  const { exited, shutdownParts } = parts(inflight, [server], 50);
+  const named: Array<{ event: string; fields?: Record<string, unknown> }> = [];
+  shutdownParts.log = (_line, event) => {
+    if (event !== undefined) named.push({ event: event.event, fields: event.fields });
+  };
+  gracefulShutdown(shutdownParts).signal("SIGTERM");
+  assert.equal(await exited, 0);
+  slow.clear();
+  assert.deepEqual(named, [
+    { event: "drain", fields: { signal: "SIGTERM", inFlight: 1, drainSeconds: 0.05 } },
+    { event: "drain_ended", fields: { requests: 1 } },
+    { event: "exit", fields: { code: 0 } },
+  ]);
 });

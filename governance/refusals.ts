@@ -101,12 +101,14 @@ export function retryHeaders(
 }
 
 function rateLimited(
+  limit: "rpm" | "tpm" | "max_parallel",
   message: string,
   headers: Record<string, string>,
   retryAfterSeconds: number | null,
 ): GatewayError {
   return new GatewayError("rate_limit", 429, message, {
     code: "rate_limit_exceeded",
+    limit,
     headers: retryHeaders(headers, retryAfterSeconds),
   });
 }
@@ -120,6 +122,7 @@ export function rpmExceeded(
 ): GatewayError {
   const seconds = retrySeconds(waitMs);
   return rateLimited(
+    "rpm",
     `Rate limit reached for ${who(w)}: ${plural(rpm, "request")} per minute (rpm), and ` +
       `${rpm} ${were(rpm)} admitted in the last 60 seconds. Retry in ${seconds} s.`,
     headers,
@@ -139,6 +142,7 @@ export function tpmExceeded(
 ): GatewayError {
   if (waitMs === Infinity) {
     return rateLimited(
+      "tpm",
       `This request needs about ${needed} input tokens (its body at ${BYTES_PER_TOKEN} bytes ` +
         `per token), more than ${whose(w)} limit of ${tpm} tokens per minute (tpm): it can ` +
         "never fit. Send a shorter request, or ask an admin to raise tpm.",
@@ -148,6 +152,7 @@ export function tpmExceeded(
   }
   const seconds = retrySeconds(waitMs);
   return rateLimited(
+    "tpm",
     `Rate limit reached for ${who(w)}: ${plural(tpm, "token")} per minute (tpm); ${used} ` +
       `${were(used)} counted in the last 60 seconds and this request needs about ${needed}. ` +
       `Retry in ${seconds} s.`,
@@ -163,6 +168,7 @@ export function parallelExceeded(
   headers: Record<string, string>,
 ): GatewayError {
   return rateLimited(
+    "max_parallel",
     `Too many requests in flight for ${who(w)}: max_parallel is ${maxParallel}, and ` +
       `${maxParallel} ${maxParallel === 1 ? "is" : "are"} running (streams included). Retry ` +
       "when one finishes.",
@@ -224,7 +230,7 @@ export function budgetExceeded(
       `${usd(f.settledUsd + f.heldUsd)} spent this period (${usd(f.settledUsd)} settled + ` +
       `${usd(f.heldUsd)} held by ${f.holds} request${f.holds === 1 ? "" : "s"} in flight), ` +
       `and this request reserves ${usd(reservationUsd)}.${whole} ${next}`,
-    { code: "insufficient_quota", headers: retryHeaders(headers, retry) },
+    { code: "insufficient_quota", limit: "budget", headers: retryHeaders(headers, retry) },
   );
 }
 

@@ -44,6 +44,9 @@ export interface SettledRequest {
   /** The error code of a request refused before any upstream call (`rate_limit_exceeded`,
    * `budget_exceeded`, `model_not_allowed`, …), else null. */
   refusal: string | null;
+  /** Which limit refused it, when a limit did (`rpm`, `tpm`, `max_parallel`, `budget`): the
+   * three rate limits share one code. */
+  limit: string | null;
   /** From arrival to settle, ms (sub-millisecond precision). */
   durationMs: number;
   /** From arrival to the first byte handed to the client, ms; null when none was. */

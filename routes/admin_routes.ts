@@ -1,6 +1,7 @@
 /**
  * The admin rows of the route table (`table.ts` spreads them into its one `routes`): keys, teams,
- * everyone's usage, the ledger's requests and the deployments' health under `/admin/v1`, for admin keys only (`ADMIN`: the `admin` role on the
+ * everyone's usage (totals and series), the ledger's requests, the deployments' health and the
+ * live in-flight counts under `/admin/v1`, for admin keys only (`ADMIN`: the `admin` role on the
  * bearer scheme). No bare twins: the prefix is not `/v1`.
  * @module
  */
@@ -27,6 +28,7 @@ import {
   AdminRequestList,
   AdminRequestsQuery,
 } from "./admin_traffic_schemas.ts";
+import { AdminSeries, AdminSeriesQuery, AdminStatus } from "./admin_dashboard_schemas.ts";
 import { body, json, row } from "./table_row.ts";
 
 const ERRORS = [400, 401, 403];
@@ -155,6 +157,19 @@ export const adminRoutes = {
     request: { query: AdminUsageQuery },
     responses: { 200: json(AdminUsageReport, "The report.") },
   }, ADMIN_TEXT),
+  adminUsageSeries: row("openai", ERRORS, {
+    ...common,
+    method: "get",
+    path: "/admin/v1/usage/series",
+    operationId: "adminUsageSeries",
+    summary: "Spend, tokens, requests, errors and latency percentiles over time, per bucket",
+    description: "The ledger aggregated by the database in UTC-aligned buckets over the last " +
+      "24 hours, 7 days or 30 days: spend, tokens and requests split by model, key or team, " +
+      "and each bucket's errors and p50/p95 latency and time to first byte (the dashboard's " +
+      "charts).",
+    request: { query: AdminSeriesQuery },
+    responses: { 200: json(AdminSeries, "The series.") },
+  }, ADMIN_TEXT),
   adminRequests: row("openai", ERRORS, {
     ...common,
     method: "get",
@@ -177,5 +192,13 @@ export const adminRoutes = {
       "pattern, with its circuit breaker as this gateway process sees it (the health is kept " +
       "in memory, per process).",
     responses: { 200: json(AdminDeploymentList, "The deployments, in catalog order.") },
+  }, { 403: ADMIN_TEXT[403] }),
+  adminStatus: row("openai", [401, 403], {
+    ...common,
+    method: "get",
+    path: "/admin/v1/status",
+    operationId: "adminStatus",
+    summary: "Requests in flight and streams open in this gateway process, now",
+    responses: { 200: json(AdminStatus, "The live state.") },
   }, { 403: ADMIN_TEXT[403] }),
 };

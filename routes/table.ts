@@ -8,7 +8,7 @@
  * @module
  */
 import { z } from "@hono/zod-openapi";
-import { BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC } from "./security.ts";
+import { ADMIN, BEARER, BEARER_OR_API_KEY_HEADER, PUBLIC } from "./security.ts";
 import { HealthSchema, RootSchema, UsageQuerySchema } from "./schemas.ts";
 import { UsageReportSchema } from "./handlers/usage_limits.ts";
 import {
@@ -224,6 +224,31 @@ export const routes = {
       200: json(ReadinessSchema, "Ready."),
       503: json(ReadinessSchema, "Not ready: `reasons` says why."),
     },
+  }),
+  metrics: row("openai", [401, 403, 404], {
+    method: "get",
+    path: "/metrics",
+    operationId: "metrics",
+    security: ADMIN,
+    tags: ["Health"],
+    summary: "Prometheus metrics (admin key; METRICS_PORT serves them without one)",
+    description: "The instance's `gatehouse_*` series in the Prometheus text format: with " +
+      "`--workers N`, every worker's, merged. Each instance exposes its own; the scraper adds " +
+      "the `instance` label.",
+    responses: {
+      200: {
+        description: "The series (`text/plain; version=0.0.4`).",
+        content: {
+          "text/plain": {
+            schema: z.string().openapi({ description: "Prometheus text exposition format." }),
+          },
+        },
+      },
+    },
+  }, {
+    403:
+      "The key is not an admin key: create one with `deno task keys create --name NAME --admin`.",
+    404: "Metrics are off (GATEHOUSE_METRICS=off; code metrics_off).",
   }),
   openapi: row("openai", [], {
     method: "get",

@@ -202,6 +202,62 @@ export interface UsageReport {
   groups?: Array<{ key: string } & UsageTotals>;
 }
 
+/** What {@link Store.usageSeries} splits each bucket's spend, tokens and requests by: the model
+ * that served (the one billed; the asked-for one when none served), the key id, or the key's
+ * current team (`""` for keys without one). */
+export type SeriesGroupBy = "model" | "key" | "team";
+
+/** A time series of the ledger over `[start, end)` (unix milliseconds) in buckets of `bucketMs`
+ * counted from `start` (bucket `i` is `[start + i * bucketMs, start + (i + 1) * bucketMs)`). */
+export interface SeriesQuery {
+  start: number;
+  end: number;
+  bucketMs: number;
+  groupBy: SeriesGroupBy;
+  /** How many groups keep their own name, largest spend first; the rest are one group, `null`.
+   * Default {@link SERIES_GROUPS}.default. */
+  groups?: number;
+}
+
+/** How many named groups a series keeps by default, and at most. */
+export const SERIES_GROUPS = { default: 8, max: 50 } as const;
+
+/** The outcomes a series does not count as errors: an answer, or the client's own leaving. */
+export const SERIES_NOT_ERRORS: readonly Outcome[] = ["ok", "client_disconnect"];
+
+/** One group's sums in one bucket (only buckets where the group has rows). */
+export interface SeriesCell {
+  /** The bucket's index from the query's start. */
+  bucket: number;
+  /** The group's key; null for the groups past {@link SeriesQuery.groups}, summed. */
+  group: string | null;
+  requests: number;
+  /** Requests whose outcome is not in {@link SERIES_NOT_ERRORS}. */
+  errors: number;
+  cost: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** One bucket's latency percentiles (nearest rank) over its rows that called an upstream
+ * (`attempts > 0`: a refusal before any call answers at once and would hide the slow ones); null
+ * when the bucket has none (time to first byte: none with a first byte). */
+export interface SeriesStats {
+  bucket: number;
+  latencyP50: number | null;
+  latencyP95: number | null;
+  firstByteP50: number | null;
+  firstByteP95: number | null;
+}
+
+/** A usage series: the groups in order (largest spend first, `null` last), each bucket's sums
+ * per group, and each bucket's percentiles. Buckets without rows are absent. */
+export interface UsageSeries {
+  groups: Array<string | null>;
+  cells: SeriesCell[];
+  stats: SeriesStats[];
+}
+
 /** The most rows {@link Store.listRequests} returns, and how many when the query names none. */
 export const REQUESTS_LIMIT = { max: 1000, default: 100 } as const;
 
@@ -308,6 +364,8 @@ export interface Store {
   spend(query: SpendQuery): Promise<number>;
   /** The ledger's requests matching `query`, newest first (rows still queued included). */
   listRequests(query: RequestQuery): Promise<RequestRow[]>;
+  /** The ledger over time, aggregated by the database (rows still queued written first). */
+  usageSeries(query: SeriesQuery): Promise<UsageSeries>;
   saveResponse(response: StoredResponse): Promise<void>;
   /** The response if it exists and belongs to `keyId`. */
   loadResponse(id: string, keyId: string): Promise<StoredResponse | null>;

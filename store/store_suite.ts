@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { LAST_USED_RESOLUTION_MS } from "./key_rules.ts";
 import { type Outcome, OUTCOMES, type Store, type UsageRecord } from "./store.ts";
 import { testKeyRecord } from "./test_records.ts";
+import { registerSeriesTests } from "./series_suite.ts";
 
 /** What a test opens: a fresh, empty store, and how to dispose of it. */
 export interface OpenedStore {
@@ -83,6 +84,7 @@ export function storeSuite(name: string, open: OpenStore, options: SuiteOptions 
     });
   registerKeyTests(test);
   registerLedgerTests(test);
+  registerSeriesTests((title, fn) => test(title, (store) => fn(store)));
 }
 
 type Register = (

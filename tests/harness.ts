@@ -9,13 +9,20 @@ import { loadCatalog } from "../catalog/load.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
 import { createUpstreamClient } from "../gateway/upstream_client.ts";
 import type { GatewayDeps } from "../gateway/exchange.ts";
-import { memoryLogger } from "../gateway/log.ts";
+import { consoleLogger, memoryLogger } from "../gateway/log.ts";
+import { combineObservers } from "../observe/observer.ts";
+import { logHealthChanges } from "../observe/logs/events.ts";
+import { requestLogObserver } from "../observe/logs/request_log.ts";
+import { memorySink } from "../observe/logs/sink.ts";
+import { collectOnce, collectRun, memoryLine, secretsOfEnv } from "./logs/collect.ts";
 import { openSqliteStore } from "../store/sqlite/sqlite_store.ts";
 import type { Store, UsageRecord } from "../store/store.ts";
 import type { Admitter } from "../gateway/admission.ts";
 import { Governor } from "../governance/governor.ts";
 import { DeploymentHealth } from "../gateway/health.ts";
 import { InFlight } from "../gateway/in_flight.ts";
+import { createMetrics } from "../observe/metrics/metrics.ts";
+import { readMetricsSettings } from "../observe/metrics/settings.ts";
 
 /** The environment that points both built-in providers at one fake upstream root, with
  * credentials the fakes can check for. */
@@ -98,6 +105,37 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
     }),
     inflight: new InFlight(),
   };
+  // Metrics as an instance builds them (on unless GATEHOUSE_METRICS=off), reading the breakers
+  // through deps so that resetHealth's swap is seen.
+  const metricsSettings = readMetricsSettings(env);
+  if (metricsSettings.enabled) {
+    const metrics = createMetrics({
+      catalog,
+      store,
+      inflight: deps.inflight,
+      health: () => deps.health,
+      settings: metricsSettings,
+    });
+    deps.observer = metrics.observer;
+    deps.metrics = metrics;
+  }
+  // The request log and deployment health lines as an instance writes them (JSON), kept apart
+  // from `logs`; both go to the suite's log scan when the harness closes (tests/logs/collect.ts).
+  const logged = memorySink();
+  const requestLog = consoleLogger({ format: "json", sink: logged });
+  logHealthChanges(deps.health, requestLog);
+  deps.observer = combineObservers(
+    deps.observer === undefined
+      ? [requestLogObserver(requestLog)]
+      : [deps.observer, requestLogObserver(requestLog)],
+  );
+  const collect = collectOnce(() =>
+    collectRun({
+      source: "harness",
+      lines: [...log.lines.map(memoryLine), ...logged.lines],
+      secrets: [key, adminKey, ...secretsOfEnv(envMap)],
+    })
+  );
   const app = createApp(deps);
   return {
     app,
@@ -116,6 +154,7 @@ export async function makeHarness(options: HarnessOptions = {}): Promise<Harness
       return Promise.resolve(app.request(path, { ...init, headers, body }));
     },
     close: () => {
+      collect();
       upstream.close();
       return sqlite.close();
     },

@@ -52,8 +52,10 @@ const CLI: Record<keyof typeof adminRoutes, string> = {
   adminUpdateTeam: "deno task teams update ID [POLICY] [--clear FIELD]",
   adminDeleteTeam: "deno task teams delete ID",
   adminUsage: "",
+  adminUsageSeries: "",
   adminRequests: "",
   adminDeployments: "",
+  adminStatus: "",
 };
 
 /** "Creating keys" and the admin route table. */

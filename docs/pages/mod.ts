@@ -9,6 +9,7 @@ import { continuePage, zedPage } from "./config_editors.ts";
 import { clinePage, cursorPage } from "./editors.ts";
 import { errorsPage } from "./errors.ts";
 import { keysPage } from "./keys.ts";
+import { observabilityPage } from "./observability.ts";
 import type { DocsPage } from "./page.ts";
 import { quickStartPage } from "./quick_start.ts";
 import { referencePage } from "./reference.ts";
@@ -31,6 +32,7 @@ export const PAGES: DocsPage[] = [
   catalogPage,
   keysPage,
   reliabilityPage,
+  observabilityPage,
   errorsPage,
   referencePage,
 ];

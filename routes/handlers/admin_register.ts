@@ -25,6 +25,8 @@ import {
 import { adminUsageHandler } from "./admin_usage.ts";
 import { adminRequestsHandler } from "./admin_requests.ts";
 import { adminDeploymentsHandler } from "./admin_deployments.ts";
+import { adminSeriesHandler } from "./admin_series.ts";
+import { adminStatusHandler } from "./admin_status.ts";
 
 /** Registers every admin route on `app`: the store's operations, and the deployments' health. */
 export function registerAdminRoutes(app: OpenAPIHono<AppEnv>, deps: GatewayDeps): void {
@@ -41,6 +43,8 @@ export function registerAdminRoutes(app: OpenAPIHono<AppEnv>, deps: GatewayDeps)
   app.openapi(r.adminUpdateTeam.route, updateTeamHandler(store));
   app.openapi(r.adminDeleteTeam.route, deleteTeamHandler(store));
   app.openapi(r.adminUsage.route, adminUsageHandler(store));
+  app.openapi(r.adminUsageSeries.route, adminSeriesHandler(store));
   app.openapi(r.adminRequests.route, adminRequestsHandler(store));
   app.openapi(r.adminDeployments.route, adminDeploymentsHandler(deps));
+  app.openapi(r.adminStatus.route, adminStatusHandler(deps));
 }

@@ -13,6 +13,7 @@ import type {
   NewKey,
   RequestQuery,
   RequestRow,
+  SeriesQuery,
   SpendQuery,
   Store,
   StoredResponse,
@@ -20,6 +21,7 @@ import type {
   UsageQuery,
   UsageRecord,
   UsageReport,
+  UsageSeries,
 } from "../store.ts";
 import { KeysChangedListeners } from "../keys_changed.ts";
 import type { SqlClient } from "./sql_client.ts";
@@ -195,6 +197,10 @@ export class PostgresStore implements Store {
 
   spend(query: SpendQuery): Promise<number> {
     return this.#reports.spend(query);
+  }
+
+  usageSeries(query: SeriesQuery): Promise<UsageSeries> {
+    return this.#reports.series(query);
   }
 
   listRequests(query: RequestQuery): Promise<RequestRow[]> {

@@ -6,7 +6,16 @@
  * team, `""` for keys without one.
  * @module
  */
-import type { RequestQuery, RequestRow, SpendQuery, UsageQuery, UsageReport } from "../store.ts";
+import type {
+  RequestQuery,
+  RequestRow,
+  SeriesQuery,
+  SpendQuery,
+  UsageQuery,
+  UsageReport,
+  UsageSeries,
+} from "../store.ts";
+import { SERIES_STATS_SQL, seriesArgs, seriesFrom, seriesSumsSql } from "../series_sql.ts";
 import {
   queuedListed,
   queuedSpends,
@@ -90,6 +99,17 @@ export class PostgresReports {
         ...usageTotalsFrom(row, PG_CELLS),
       })),
     };
+  }
+
+  /** The ledger over time (`series_sql.ts`). Writes the queued rows first, as `report` does. */
+  async series(query: SeriesQuery): Promise<UsageSeries> {
+    await this.#ledger.flush();
+    const args = seriesArgs(query);
+    const [sums, stats] = await Promise.all([
+      this.#client.query(seriesSumsSql(query.groupBy), args),
+      this.#client.query(SERIES_STATS_SQL, args.slice(0, 3)),
+    ]);
+    return seriesFrom(sums, stats, PG_CELLS);
   }
 
   /** US dollars since `start` for the rows `query` names, written or still queued. */

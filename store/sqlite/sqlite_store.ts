@@ -12,6 +12,7 @@ import type {
   NewKey,
   RequestQuery,
   RequestRow,
+  SeriesQuery,
   SpendQuery,
   Store,
   StoredResponse,
@@ -19,6 +20,7 @@ import type {
   UsageQuery,
   UsageRecord,
   UsageReport,
+  UsageSeries,
 } from "../store.ts";
 import { openDatabase } from "./open.ts";
 import { type IssuedKey, KeyRegistry } from "./key_registry.ts";
@@ -159,6 +161,10 @@ export class SqliteStore implements Store {
 
   spend(query: SpendQuery): Promise<number> {
     return settle(() => this.#reports.spend(query));
+  }
+
+  usageSeries(query: SeriesQuery): Promise<UsageSeries> {
+    return settle(() => this.#reports.series(query));
   }
 
   listRequests(query: RequestQuery): Promise<RequestRow[]> {

@@ -8,8 +8,9 @@
  * @module
  */
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { SpendQuery, UsageQuery, UsageReport } from "../store.ts";
+import type { SeriesQuery, SpendQuery, UsageQuery, UsageReport, UsageSeries } from "../store.ts";
 import { num, SQLITE_CELLS, text } from "./rows.ts";
+import { SERIES_STATS_SQL, seriesArgs, seriesFrom, seriesSumsSql } from "../series_sql.ts";
 import type { UsageLedger } from "./usage.ts";
 import { queuedSpends } from "../ledger_rows.ts";
 import { groupKeys, usageSums, usageTotalsFrom } from "../report_rows.ts";
@@ -54,6 +55,11 @@ export function spendQuery(query: SpendQuery): { sql: string; args: (string | nu
   };
 }
 
+/** `$n` placeholders as SQLite's numbered `?n`. */
+function numbered(sql: string): string {
+  return sql.replace(/\$(\d+)/g, "?$1");
+}
+
 /** Ledger queries, prepared on first use and kept per connection. */
 export class UsageReports {
   readonly #db: DatabaseSync;
@@ -85,6 +91,16 @@ export class UsageReports {
       ...usageTotalsFrom(row, SQLITE_CELLS),
     }));
     return { totals, groups };
+  }
+
+  /** The ledger over time (`series_sql.ts`). Writes the queued rows first. */
+  series(query: SeriesQuery): UsageSeries {
+    this.#ledger.flush();
+    const [start, bucket, end, groups] = seriesArgs(query);
+    const sums = this.#prepare(numbered(seriesSumsSql(query.groupBy)))
+      .all(start, bucket, end, groups);
+    const stats = this.#prepare(numbered(SERIES_STATS_SQL)).all(start, bucket, end);
+    return seriesFrom(sums, stats, SQLITE_CELLS);
   }
 
   /** US dollars since `start` for the rows `query` names: those written, plus those still

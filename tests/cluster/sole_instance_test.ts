@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { startGateway } from "../governance/gateway_process.ts";
+import { collectRun, secretsOfEnv } from "../logs/collect.ts";
 import {
   clusterTest,
   createKey,
@@ -32,7 +33,9 @@ async function refusedStart(env: Record<string, string>) {
     stdin: "null",
   }).output();
   const text = new TextDecoder();
-  return { code, output: text.decode(stdout) + text.decode(stderr) };
+  const output = text.decode(stdout) + text.decode(stderr);
+  collectRun({ source: "main.ts", lines: output.split("\n"), secrets: secretsOfEnv(env) });
+  return { code, output };
 }
 
 clusterTest(

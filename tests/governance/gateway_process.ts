@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { collectRun, secretsOfEnv, withoutFirstKey } from "../logs/collect.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
 const CLI = {
@@ -65,8 +66,27 @@ export async function startGateway(
     if (port) listening(`http://127.0.0.1:${port}`);
     found ||= port !== undefined;
   };
-  // Both streams are read to their end, so the child never blocks on a full pipe.
-  const drained = Promise.all([drain(child.stdout, read), drain(child.stderr, read)]);
+  // Both streams are read to their end, so the child never blocks on a full pipe; then its
+  // output goes to the suite's log scan (tests/logs/collect.ts).
+  let stdout = "";
+  let stderr = "";
+  const drained = Promise.all([
+    drain(child.stdout, (text) => {
+      stdout += text;
+      read(text);
+    }),
+    drain(child.stderr, (text) => {
+      stderr += text;
+      read(text);
+    }),
+  ]).then(() => {
+    const printed = withoutFirstKey(stdout);
+    collectRun({
+      source: "main.ts",
+      lines: [...printed.text.split("\n"), ...stderr.split("\n")],
+      secrets: [...printed.keys, ...secretsOfEnv(options.env)],
+    });
+  });
   let status: Promise<Deno.CommandStatus> | null = null;
   const stop = (graceMs = 5_000) => {
     status ??= (async () => {

@@ -10,6 +10,7 @@
  * @module
  */
 import { startScriptedUpstream } from "../fakes/scripted_upstream.ts";
+import { headersOf } from "./request_head.ts";
 
 /** How one request is answered. */
 export type Fault =
@@ -50,6 +51,8 @@ export interface FaultRequest {
   time: number;
   /** How it was answered. */
   fault: Fault;
+  /** Its headers, names lower-cased. */
+  headers: Record<string, string>;
 }
 
 /** A running fault fake. */
@@ -143,6 +146,7 @@ interface Incoming {
   raw: string;
   model: string;
   stream: boolean;
+  headers: Record<string, string>;
 }
 
 /** Reads one request (head and content-length body); null when the connection closed first. */
@@ -163,7 +167,8 @@ async function readRequest(conn: Deno.Conn): Promise<Incoming | null> {
         // Recorded with no model.
       }
       const model = typeof json.model === "string" ? json.model : "";
-      return { path: head.split(" ")[1] ?? "/", raw, model, stream: json.stream === true };
+      const path = head.split(" ")[1] ?? "/";
+      return { path, raw, model, stream: json.stream === true, headers: headersOf(head) };
     }
     const n = await conn.read(chunk);
     if (n === null) return null;
@@ -297,9 +302,9 @@ export function startFaultUpstream(): FaultUpstream {
     const wire = new Wire(conn);
     const incoming = await readRequest(conn).catch(() => null);
     if (incoming === null) return wire.close();
-    const { path, model, stream } = incoming;
+    const { path, model, stream, headers } = incoming;
     const fault = queue.shift() ?? standing;
-    requests.push({ path, model, stream, time: Date.now(), fault });
+    requests.push({ path, model, stream, time: Date.now(), fault, headers });
     const leaving = new AbortController();
     let finished = false;
     closedByPeer(conn).then(() => {
