@@ -11,6 +11,7 @@
  * @module
  */
 import { createApp } from "../app.ts";
+import { startObservers } from "../observe/setup.ts";
 import { keepDeadlineTimer } from "../gateway/deadlines.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { parseCatalogConfig } from "../catalog/parse_config.ts";
@@ -52,6 +53,22 @@ async function main(upstream: string): Promise<void> {
   const config = readGatewayConfig((name) =>
     name === "GATEHOUSE_UPSTREAM_CLIENT" ? Deno.env.get(name) : benchEnv(name)
   );
+  const health = new DeploymentHealth({
+    cooldownMs: config.cooldownMs,
+    failures: config.cooldownFailures,
+  });
+  const inflight = new InFlight();
+  // The observers as main.ts starts them (metrics on unless GATEHOUSE_METRICS=off in the
+  // driver's environment; the request log unless GATEHOUSE_QUIET=1).
+  const observers = await startObservers({
+    env: (name) => Deno.env.get(name),
+    log,
+    catalog,
+    store,
+    health,
+    inflight,
+    worker: 0,
+  });
   const app = createApp({
     catalog,
     store,
@@ -59,11 +76,10 @@ async function main(upstream: string): Promise<void> {
     fetch: createUpstreamClient(config.upstreamClient).fetch,
     log,
     admitter: new Governor({ store }),
-    health: new DeploymentHealth({
-      cooldownMs: config.cooldownMs,
-      failures: config.cooldownFailures,
-    }),
-    inflight: new InFlight(),
+    health,
+    inflight,
+    observer: observers.observer,
+    metrics: observers.metrics,
   });
   const server = Deno.serve({
     hostname: "127.0.0.1",
@@ -72,6 +88,7 @@ async function main(upstream: string): Promise<void> {
   }, app.fetch);
   await exitWithParent(async () => {
     await server.shutdown();
+    await observers.close();
     await store.close();
   }, profileCommands());
 }

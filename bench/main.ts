@@ -30,7 +30,7 @@
  *                                         `observe/main.ts`): main.ts with both off, metrics on,
  *                                         metrics and a JSON line per request, under wrk at c=1
  *                                         and c=32; writes bench/results/observe.json
- *                                         (--seconds=8, --warmup=3, --rounds=2, --configs=…)
+ *                                         (--seconds=8, --warmup=3, --rounds=3, --configs=…)
  * @module
  */
 import { measureAll } from "./measure.ts";

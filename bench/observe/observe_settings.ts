@@ -74,7 +74,7 @@ export function parseObserveSettings(args: readonly string[]): ObserveSettings {
   return {
     seconds: numberArg(args, "seconds", 8),
     warmupSeconds: numberArg(args, "warmup", 3),
-    rounds: Math.max(1, Math.round(numberArg(args, "rounds", 2))),
+    rounds: Math.max(1, Math.round(numberArg(args, "rounds", 3))),
     configs,
   };
 }
