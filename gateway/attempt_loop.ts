@@ -69,8 +69,12 @@ async function attemptLoop(
       throw failedOn === null ? error : served(error, failedOn.id);
     }
     if (next.waitMs > 0) {
-      await pause(next.waitMs, signal, life);
-      life.paused(next.waitMs);
+      const from = performance.now();
+      try {
+        await pause(next.waitMs, signal, life);
+      } finally {
+        life.paused(performance.now() - from);
+      }
     }
     const before = life.attempts;
     try {

@@ -76,10 +76,10 @@ export class Lifecycle implements Drainable {
     this.#stream = stream;
     this.requestId = request.requestId ?? requestIdFrom(null);
     this.#attempts = new AttemptLog(deps.health, deps.log, this.requestId);
-    this.#untrack = deps.inflight.track(this);
     this.#observed = deps.observer === undefined
       ? null
-      : observeRequest(deps.observer, this.requestId, request, stream);
+      : observeRequest(deps.observer, this.requestId, request, stream, deps.log);
+    this.#untrack = deps.inflight.track(this);
   }
 
   /** The id of the response, message or completion gatehouse composes for this request (made on
@@ -356,7 +356,7 @@ export class Lifecycle implements Drainable {
     const cost = costOf(this.#pricing, usage, this.#images);
     const record = this.#record(outcome, status, cost, usage);
     handOn(this.#deps, this.#admission, { usage, images: this.#images, cost, outcome }, record);
-    this.#observed?.settled(record, this.#request, this.#deps.log);
+    this.#observed?.settled(record, this.#request);
   }
 
   #record(outcome: Outcome, status: number, cost: number, usage: Usage): UsageRecord {

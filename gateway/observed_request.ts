@@ -15,16 +15,40 @@ import {
 } from "../observe/observer.ts";
 import type { Logger, RouteRequest } from "./exchange.ts";
 
-/** Opens `observer`'s observation of a request; null when it does not follow it. */
+/** Opens `observer`'s observation of a request; null when it does not follow it (or failed to
+ * begin: logged, and the request goes on unobserved). */
 export function observeRequest(
   observer: Observer,
   requestId: string,
   request: RouteRequest,
   stream: boolean,
+  log: Logger,
 ): ObservedRequest | null {
   const receivedAt = request.receivedAt ?? performance.now();
   const headers = request.headers;
-  const observation = observer.begin({
+  let observation: RequestObservation | null;
+  try {
+    observation = begin(observer, requestId, request, stream, receivedAt, headers);
+  } catch (error) {
+    observerFailed(log, requestId, error);
+    return null;
+  }
+  return observation === null ? null : new ObservedRequest(observation, receivedAt, log, requestId);
+}
+
+function observerFailed(log: Logger, requestId: string, error: unknown): void {
+  log.error("an observer failed", { requestId, error: String(error) });
+}
+
+function begin(
+  observer: Observer,
+  requestId: string,
+  request: RouteRequest,
+  stream: boolean,
+  receivedAt: number,
+  headers: Headers | undefined,
+): RequestObservation | null {
+  return observer.begin({
     requestId,
     route: request.route,
     key: request.key,
@@ -36,7 +60,6 @@ export function observeRequest(
     traceparent: headers?.get("traceparent") ?? null,
     tracestate: headers?.get("tracestate") ?? null,
   });
-  return observation === null ? null : new ObservedRequest(observation, receivedAt);
 }
 
 /** The observed state of one request. */
@@ -56,15 +79,25 @@ export class ObservedRequest {
   refusal: string | null = null;
   limit: string | null = null;
 
-  constructor(observation: RequestObservation, receivedAt: number) {
+  readonly #log: Logger;
+  readonly #requestId: string;
+
+  constructor(observation: RequestObservation, receivedAt: number, log: Logger, requestId: string) {
     this.#observation = observation;
     this.#receivedAt = receivedAt;
+    this.#log = log;
+    this.#requestId = requestId;
   }
 
   /** Attempt `attempt` (1-based) begins on `model`'s deployment. */
   attempting(model: ResolvedModel, attempt: number): void {
     this.#attemptAt = performance.now();
-    this.upstreamHeaders = this.#observation.attemptStarted(model, attempt);
+    try {
+      this.upstreamHeaders = this.#observation.attemptStarted(model, attempt);
+    } catch (error) {
+      this.upstreamHeaders = undefined;
+      observerFailed(this.#log, this.#requestId, error);
+    }
   }
 
   /** The current attempt's answer is in as far as the first byte needs it (a first chunk, a
@@ -96,17 +129,21 @@ export class ObservedRequest {
     this.upstreamIn();
     while (this.#reported < records.length) {
       const index = this.#reported++;
-      this.#observation.attemptEnded(records[index]!, index + 1);
+      try {
+        this.#observation.attemptEnded(records[index]!, index + 1);
+      } catch (error) {
+        observerFailed(this.#log, this.#requestId, error);
+      }
     }
   }
 
   /** The request settled with `record`: the last attempts and the request go to the observers.
    * An observer that throws costs the request nothing: it is logged. */
-  settled(record: UsageRecord, request: RouteRequest, log: Logger): void {
+  settled(record: UsageRecord, request: RouteRequest): void {
     try {
       this.#settled(record, request);
     } catch (error) {
-      log.error("an observer failed", { requestId: record.requestId, error: String(error) });
+      observerFailed(this.#log, this.#requestId, error);
     }
   }
 

@@ -83,34 +83,43 @@ export interface Observer {
   begin(start: RequestStart): RequestObservation | null;
 }
 
-/** One observer over several: each sees every request it follows. */
-export function combineObservers(observers: readonly Observer[]): Observer | undefined {
+/** One observer over several: each sees every request it follows, and one that throws costs
+ * the others nothing (`report` is told, once per failure). */
+export function combineObservers(
+  observers: readonly Observer[],
+  report: (error: unknown) => void = () => {},
+): Observer | undefined {
   if (observers.length === 0) return undefined;
   if (observers.length === 1) return observers[0];
+  const each = <T>(items: readonly T[], call: (item: T) => void) => {
+    for (const item of items) {
+      try {
+        call(item);
+      } catch (error) {
+        report(error);
+      }
+    }
+  };
   return {
     begin(start) {
       const open: RequestObservation[] = [];
-      for (const observer of observers) {
+      each(observers, (observer) => {
         const observation = observer.begin(start);
         if (observation !== null) open.push(observation);
-      }
+      });
       if (open.length === 0) return null;
       if (open.length === 1) return open[0]!;
       return {
         attemptStarted(model, attempt) {
           let headers: Record<string, string> | undefined;
-          for (const o of open) {
+          each(open, (o) => {
             const more = o.attemptStarted(model, attempt);
             if (more !== undefined) headers = { ...headers, ...more };
-          }
+          });
           return headers;
         },
-        attemptEnded(record, attempt) {
-          for (const o of open) o.attemptEnded(record, attempt);
-        },
-        settled(request) {
-          for (const o of open) o.settled(request);
-        },
+        attemptEnded: (record, attempt) => each(open, (o) => o.attemptEnded(record, attempt)),
+        settled: (request) => each(open, (o) => o.settled(request)),
       };
     },
   };

@@ -60,7 +60,10 @@ export async function startObservers(parts: ObserverParts): Promise<Observers> {
     closers.push(tracing.close);
   }
   return {
-    observer: combineObservers(observers),
+    observer: combineObservers(
+      observers,
+      (error) => parts.log.error("an observer failed", { error: String(error) }),
+    ),
     metrics,
     async close() {
       for (const close of closers) await close().catch(() => {});

@@ -24,7 +24,7 @@ export const OBSERVE_CONFIGS: readonly ObserveConfig[] = [
   },
   {
     id: "metrics",
-    label: "metrics on (the default), no request log (GATEHOUSE_QUIET=1)",
+    label: "metrics on, no request log (GATEHOUSE_QUIET=1)",
     env: { GATEHOUSE_QUIET: "1" },
     logs: false,
   },

@@ -7,8 +7,12 @@
 
 /** The start, as browser JavaScript. */
 export const MAIN_JS = `
-/** Reads everything and redraws: series, keys, teams, deployments, then the range's spend. */
+/** Reads everything and redraws: series, keys, teams, deployments, then the range's spend. An
+ * answer that is no longer the latest refresh's (a range picked while another loaded) is
+ * dropped, so a slow earlier answer never draws over a later choice. */
+let refreshes = 0;
 async function refreshAll() {
+  const mine = ++refreshes;
   const [series, keys, teams, deployments] = await Promise.all([
     api("GET", "/usage/series?range=" + G.range + "&group_by=" + G.groupBy),
     api("GET", "/keys"),
@@ -23,6 +27,7 @@ async function refreshAll() {
     api("GET", "/usage?group_by=key" + period),
     api("GET", "/usage?group_by=team" + period),
   ]);
+  if (mine !== refreshes || !adminKey()) return;
   const spend = (report) => Object.fromEntries(report.groups.map((g) => [g.key, g.cost]));
   drawSeries(series);
   renderKeys(spend(byKey));
@@ -56,7 +61,10 @@ function showBoard(signedIn) {
 async function start() {
   showBoard(true);
   await guarded(refreshStatus);
+  // A refused key signed out: nothing more to read with it.
+  if (!adminKey()) return;
   await guarded(refreshAll);
+  if (!adminKey()) return;
   G.timers.push(setInterval(() => guarded(refreshStatus), 2000));
   G.timers.push(setInterval(() => guarded(refreshAll), 30000));
 }

@@ -26,7 +26,13 @@ export function dashboardSection(site: Site): Part {
     </ul>
     <p>The figures are summed in the database (<code>GET /admin/v1/usage/series</code>, also for
     your own tools), not in the browser: with 100,000 ledger rows a 30-day view is one query of a
-    few hundred milliseconds. <code>GET /admin/v1/status</code> gives the live counts (with
-    workers, of the worker that answered).</p>
+    few hundred milliseconds. On SQLite that query runs on the gateway's own thread (the first
+    worker's, with <code>--workers</code>) and holds its requests meanwhile, each refresh (every
+    30 s while the page is open); on Postgres it does not. <code>GET /admin/v1/status</code> gives
+    the live counts (with workers, of the worker that answered).</p>
+    <p>The docs host hands <code>/admin/v1/…</code> to the gateway so the page can call it from
+    its own origin: the admin API is then reachable on the docs port too, with the same admin-key
+    check. A proxy or firewall rule that guards <code>/admin/v1</code> on the API port must guard
+    the docs port as well (or <code>DOCS_PORT=off</code>).</p>
   `;
 }

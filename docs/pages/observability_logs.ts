@@ -64,8 +64,16 @@ const EXAMPLE: SettledRequest = {
 
 const EVENTS: [string, string][] = [
   ["start", "listening: address, workers, store kind, where limits are counted, models listed"],
+  ["demo, no_credentials", "started in demo mode; started with no provider credential set"],
+  ["start_failed", "the start stopped, with why (stderr)"],
   ["drain", "a signal began the drain: the signal, requests in flight, the grace period"],
-  ["drain_ended, drain_cut", "every request finished, or the rest were ended at the deadline"],
+  ["drain_ended", "the grace period ran out: how many requests were ended then"],
+  ["drain_cut", "a second signal ended every request at once"],
+  [
+    "responses_open, responses_ended",
+    "responses still open after the drain (a client not reading), then recorded as ended",
+  ],
+  ["listener_stop_failed, close_failed", "a listener, or the store and clients, failed to close"],
   ["exit", "the process exits, with its code"],
   [
     "deployment_health",
@@ -114,8 +122,9 @@ export function logsSection(): Part {
       )}</tbody>
     </table>
     <p>Warnings (a failed upstream attempt, a ledger write failing) and errors are lines of their
-    own, with the request id where there is one. With <code>--workers N</code> every line of a
-    worker carries <code>worker</code>.</p>
+    own, with the request id where there is one. With <code>--workers N</code> the log lines of
+    every worker thread carry <code>worker</code> (the first one's lifecycle lines are the
+    process's, without it).</p>
     <p><strong>Never in a line:</strong> a key or provider credential, a prompt, an output. A
     failed attempt whose error the provider worded is logged by its code only (a provider may
     quote the prompt back); anything shaped like a key (<code>gth_…</code>, <code>sk-…</code>, a

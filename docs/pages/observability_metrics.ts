@@ -100,7 +100,7 @@ const GRAFANA = [
     "Deployments not healthy",
     'sum by (deployment, state) (gatehouse_deployment_state{state!="healthy"}) > 0',
   ],
-  ["Budget left per key", 'min by (id, name) (gatehouse_budget_remaining_usd{scope="key"})'],
+  ["Budget left per key", 'min by (id) (gatehouse_budget_remaining_usd{scope="key"})'],
 ];
 
 /** The section. */
@@ -145,12 +145,16 @@ export function metricsSection(site: Site): Part {
         </tr>
       </tbody>
     </table>
-    <p>Labels are bounded: routes, catalog models (a model label takes at most 500 values, then
-    <code>other</code>: refused unknown names cannot grow it), deployments, providers, outcomes
+    <p>Labels are bounded: routes, models (the catalog's ids always; any other name — a pattern
+    match, a refused unknown model — takes one of at most 500 further values, then
+    <code>other</code>, so made-up names cannot grow the series or push a catalog model out),
+    deployments, providers, outcomes
     (the ledger's, <a href="${site.link("/reliability")}#request-log">listed here</a>) and status
-    classes (<code>2xx</code>, <code>4xx</code>, … or <code>none</code>). Budget gauges are read
-    from the ledger at scrape time and kept ${BUDGET_CACHE_MS / 1000} s, so an eager scraper
-    does not load the database.</p>
+    classes (<code>2xx</code>, <code>4xx</code>, … or <code>none</code>). Budget gauges name a
+    key or team by its id (a key's name only with the key-labels flag: they are served on
+    <code>METRICS_PORT</code> without a key too), one series per key and team that has a budget;
+    they are read from the ledger at scrape time and kept ${BUDGET_CACHE_MS / 1000} s, so an
+    eager scraper does not load the database.</p>
     ${seriesTable()}
     <p><strong>Gateway overhead</strong> is gatehouse's own time on a request that reached a
     provider: the time to the first byte sent to the client (or to the end, without one) minus
@@ -164,15 +168,17 @@ export function metricsSection(site: Site): Part {
     a stream its budget ended; an expired or revoked key is refused at authentication and is not a
     model request.</p>
     <h3 id="metrics-workers">Workers and several instances</h3>
-    <p>With <code>--workers N</code> every worker thread keeps its own series; a scrape of either
-    port is answered for the <strong>whole process</strong>: the worker that takes it asks the
-    main thread, which merges every worker's series (counters and histograms summed, in-flight
-    gauges summed, budget gauges not: the lowest, since each worker reads the same ledger). A
-    worker that does not answer within 3 s (restarting) is left out of that scrape.
-    <code>gatehouse_deployment_state</code> then counts the workers that see a deployment in each
-    state (health is kept per worker). Several instances are scraped each on its own address:
-    Prometheus adds the <code>instance</code> label; aggregate with <code>sum without
-    (instance)</code>.</p>
+    <p>With <code>--workers N</code> every worker thread keeps its own series, labelled
+    <code>worker</code> (<code>0</code>…). A scrape of either port is answered for the
+    <strong>whole process</strong>: the worker that takes it asks the main thread, which gathers
+    every worker's series. A worker that restarts starts its counters again at zero, which
+    Prometheus handles as that series' reset; one that does not answer within 3 s (restarting) is
+    missing from that scrape, never folded into another's totals. Sum over workers with
+    <code>sum without (worker)</code>; the budget gauges are the same figure in each worker (one
+    ledger): take <code>min without (worker)</code>. Health is kept per worker, so
+    <code>gatehouse_deployment_state</code> is per worker too. Several instances are scraped each
+    on its own address: Prometheus adds the <code>instance</code> label; aggregate with
+    <code>sum without (instance, worker)</code>.</p>
     <h3 id="scrape-config">Scrape config and Grafana queries</h3>
     ${code(scrapeConfig(host, api.host), "yaml")}
     <table>

@@ -1,14 +1,18 @@
 /**
  * Where log lines are written. The console sink buffers: a line is appended to memory and the
- * buffer is written to stderr in one asynchronous write a few milliseconds later (or at once
- * when it grew large), so a request's line costs the hot path a string append instead of a
- * synchronous write. One sink per thread carries every line of that thread (the logger's, the
- * request log's, the lifecycle events), so they stay in order.
+ * buffer is written to stderr in one write a few milliseconds later (or at once when it grew
+ * large), so a request's line costs the hot path a string append instead of a write of its own.
+ * One sink per thread carries every line of that thread (the logger's, the request log's, the
+ * lifecycle events), so they stay in order.
  *
- * Nothing is lost on a clean exit: the shutdown flushes it (`flush`, from the observers'
- * close), the process's `exit` callbacks write what is left synchronously (`flushSync`), and
- * `Deno.exit` in the main thread runs the `unload` handler that does the same. A hard crash
- * loses at most the last {@link FLUSH_MS} of lines.
+ * The batch is written synchronously, as `console.error` writes: an asynchronous write could
+ * still be under way when an exit writes the rest (lines interleaved or lost), and a stalled
+ * stderr would let queued batches grow without bound; a synchronous one makes a slow log reader
+ * slow the gateway down instead, as it always did. (Measured with wrk, `deno task bench
+ * --only=observe`: no difference in throughput or latency against an asynchronous write.)
+ * Nothing is lost on a clean exit: the shutdown flushes it, and `Deno.exit` in the main thread
+ * runs the `unload` handler that does the same. A hard crash loses at most the last
+ * {@link FLUSH_MS} of lines.
  * @module
  */
 
@@ -29,78 +33,58 @@ export const FLUSH_CHARS = 64 * 1024;
 
 /** What the buffered sink writes to (stderr; tests give their own). */
 export interface SinkTarget {
-  write(bytes: Uint8Array): Promise<number>;
   writeSync(bytes: Uint8Array): number;
 }
 
 const encoder = new TextEncoder();
 
-/** A sink that batches lines and writes them to `target` asynchronously. */
+/** A sink that batches lines and writes each batch to `target` in one go. */
 export class BufferedSink implements LogSink {
   readonly #target: SinkTarget;
   #lines: string[] = [];
   #chars = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  /** The write in progress (writes are chained: one at a time, in order). */
-  #writing: Promise<void> = Promise.resolve();
 
   constructor(target: SinkTarget) {
     this.#target = target;
   }
 
+  /** Queues `line`; the batch goes out within {@link FLUSH_MS}, or now when it is large. */
   write(line: string): void {
     this.#lines.push(line);
     this.#chars += line.length + 1;
     if (this.#chars >= FLUSH_CHARS) {
-      void this.flush();
+      this.flushSync();
     } else if (this.#timer === undefined) {
-      const timer = this.#timer = setTimeout(() => void this.flush(), FLUSH_MS);
-      // A pending flush never keeps a process alive: its exit writes the rest synchronously.
+      const timer = this.#timer = setTimeout(() => this.flushSync(), FLUSH_MS);
+      // A pending flush never keeps a process alive: its exit writes the rest.
       Deno.unrefTimer(timer);
     }
   }
 
+  /** Writes what is queued; resolved once it is written. */
   flush(): Promise<void> {
-    const bytes = this.#take();
-    if (bytes !== null) {
-      this.#writing = this.#writing.then(() => writeAll(this.#target, bytes)).catch(() => {
-        // stderr is gone (a closed pipe): nothing better to do with a log line.
-      });
-    }
-    return this.#writing;
+    this.flushSync();
+    return Promise.resolve();
   }
 
+  /** Writes what is queued, now. */
   flushSync(): void {
-    const bytes = this.#take();
-    if (bytes === null) return;
-    // An asynchronous write still under way may land after these bytes; at an exit the order
-    // of the last batch matters less than having it.
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    if (this.#lines.length === 0) return;
+    const bytes = encoder.encode(this.#lines.join("\n") + "\n");
+    this.#lines = [];
+    this.#chars = 0;
     try {
       for (let written = 0, n = 1; written < bytes.length && n > 0; written += n) {
         n = this.#target.writeSync(bytes.subarray(written));
       }
     } catch {
-      // stderr is gone.
+      // stderr is gone (a closed pipe): nothing better to do with a log line.
     }
-  }
-
-  /** The queued lines as bytes (and the buffer emptied), or null when there are none. */
-  #take(): Uint8Array | null {
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
-    if (this.#lines.length === 0) return null;
-    const text = this.#lines.join("\n") + "\n";
-    this.#lines = [];
-    this.#chars = 0;
-    return encoder.encode(text);
-  }
-}
-
-async function writeAll(target: SinkTarget, bytes: Uint8Array): Promise<void> {
-  for (let written = 0, n = 1; written < bytes.length && n > 0; written += n) {
-    n = await target.write(bytes.subarray(written));
   }
 }
 

@@ -1,20 +1,14 @@
 import assert from "node:assert/strict";
 import { BufferedSink, FLUSH_CHARS, FLUSH_MS, type SinkTarget } from "./sink.ts";
 
-/** A target that records each write (async and sync) as text. */
-function target(): SinkTarget & { writes: string[]; sync: string[] } {
+/** A target that records each write as text. */
+function target(): SinkTarget & { writes: string[] } {
   const decoder = new TextDecoder();
   const writes: string[] = [];
-  const sync: string[] = [];
   return {
     writes,
-    sync,
-    write: (bytes) => {
-      writes.push(decoder.decode(bytes));
-      return Promise.resolve(bytes.length);
-    },
     writeSync: (bytes) => {
-      sync.push(decoder.decode(bytes));
+      writes.push(decoder.decode(bytes));
       return bytes.length;
     },
   };
@@ -26,17 +20,19 @@ Deno.test("buffered sink: lines written within a few ms go out in one write, in 
   sink.write("one");
   sink.write("two");
   sink.write("three");
-  assert.deepEqual(out.writes, [], "nothing written synchronously");
+  assert.deepEqual(out.writes, [], "nothing written per line");
   await new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 20));
-  await sink.flush();
   assert.deepEqual(out.writes, ["one\ntwo\nthree\n"]);
+  await sink.flush();
+  assert.deepEqual(out.writes, ["one\ntwo\nthree\n"], "nothing left to write");
 });
 
-Deno.test("buffered sink: a large buffer is written at once; flush waits for every line", async () => {
+Deno.test("buffered sink: a large buffer is written at once; flush writes the rest", async () => {
   const out = target();
   const sink = new BufferedSink(out);
   const big = "x".repeat(FLUSH_CHARS);
   sink.write(big);
+  assert.deepEqual(out.writes, [`${big}\n`]);
   sink.write("after");
   await sink.flush();
   assert.deepEqual(out.writes, [`${big}\n`, "after\n"]);
@@ -48,32 +44,29 @@ Deno.test("buffered sink: flushSync writes what is queued at once (an exit)", ()
   sink.write("last words");
   sink.flushSync();
   sink.flushSync();
-  assert.deepEqual(out.sync, ["last words\n"]);
-  assert.deepEqual(out.writes, []);
+  assert.deepEqual(out.writes, ["last words\n"]);
 });
 
-Deno.test("buffered sink: a partial write is continued; a broken target loses lines quietly", async () => {
+Deno.test("buffered sink: a partial write is continued; a broken target loses lines quietly", () => {
   const written: string[] = [];
   const decoder = new TextDecoder();
   const sink = new BufferedSink({
-    write: (bytes) => {
+    writeSync: (bytes) => {
       const half = Math.max(1, Math.floor(bytes.length / 2));
       written.push(decoder.decode(bytes.subarray(0, half)));
-      return Promise.resolve(half);
+      return half;
     },
-    writeSync: () => 0,
   });
   sink.write("abcdef");
-  await sink.flush();
+  sink.flushSync();
   assert.equal(written.join(""), "abcdef\n");
   const broken = new BufferedSink({
-    write: () => Promise.reject(new Error("EPIPE")),
     writeSync: () => {
       throw new Error("EPIPE");
     },
   });
   broken.write("gone");
-  await broken.flush();
+  broken.flushSync();
   broken.write("gone too");
   broken.flushSync();
 });

@@ -12,7 +12,7 @@ function worker(gatherer: MetricsGatherer, index: number, requests: number, budg
   series.duration.labels("/v1/chat/completions", "gpt-5", "mock", "2xx").observe(0.2);
   series.collectors.inFlight = () => series.inFlight.set(index + 1);
   const set = (gauge: Gauge) => () =>
-    gauge.set({ scope: "key", id: "key_1", name: "alice", period: "day" }, budget);
+    gauge.set({ scope: "key", id: "key_1", period: "day" }, budget);
   series.collectors.budgetRemaining = set(series.budgetRemaining);
   const channel = new MessageChannel();
   gatherer.attach(index, channel.port1);

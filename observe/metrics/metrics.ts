@@ -32,13 +32,24 @@ export interface MetricsOptions extends GaugeSources {
   settings: Pick<MetricsSettings, "keyLabels">;
   /** A worker's port to the first thread (`--workers N`): a scrape then covers every worker. */
   port?: MessagePort;
+  /** This worker's number, with `port`: its series carry it as the `worker` label. */
+  worker?: number;
 }
 
 /** Builds an instance's metrics. */
 export function createMetrics(options: MetricsOptions): Metrics {
   const series = createSeries(options.settings.keyLabels);
+  // Each worker's series stay its own through the merge: a worker that restarts (its counters
+  // back at zero) or misses a scrape resets or drops only its series, which Prometheus handles,
+  // instead of pulling the merged totals down (read as a reset of the whole process).
+  if (options.port !== undefined) {
+    series.registry.setDefaultLabels({ worker: String(options.worker ?? 0) });
+  }
   collectGauges(series, options);
-  const observer = metricsObserver(series, { keyLabels: options.settings.keyLabels });
+  const observer = metricsObserver(series, {
+    keyLabels: options.settings.keyLabels,
+    models: options.catalog.models().map((model) => model.id),
+  });
   const link = options.port === undefined
     ? null
     : new WorkerMetricsLink(options.port, series.registry);

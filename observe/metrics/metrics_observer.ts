@@ -44,22 +44,26 @@ export const LIMIT_KINDS: Readonly<Record<string, string>> = {
   limits_unavailable: "limits_unavailable",
 };
 
-/** How many distinct model names a label takes before new ones are counted as `other`: a
- * pattern deployment, or a refused unknown model, would otherwise let clients choose values. */
+/** How many distinct model names outside the catalog's own ids a label takes before new ones
+ * are counted as `other`: a pattern deployment, or a refused unknown model, would otherwise let
+ * clients choose values. The catalog's ids never count against it: made-up names cannot push a
+ * real model into `other`. */
 export const MODEL_LABEL_CAP = 500;
 
-/** Bounds a label's distinct values. */
+/** Bounds a label's distinct values; `known` values always pass. */
 export class LabelCap {
   readonly #seen = new Set<string>();
+  readonly #known: ReadonlySet<string>;
   readonly #cap: number;
 
-  constructor(cap: number) {
+  constructor(cap: number, known: Iterable<string> = []) {
     this.#cap = cap;
+    this.#known = new Set(known);
   }
 
   /** `value`, or `other` once the cap is reached by other values. */
   of(value: string): string {
-    if (this.#seen.has(value)) return value;
+    if (this.#known.has(value) || this.#seen.has(value)) return value;
     if (this.#seen.size >= this.#cap) return "other";
     this.#seen.add(value);
     return value;
@@ -75,11 +79,13 @@ export function statusClass(status: number): string {
 export interface MetricsObserverOptions {
   /** Add the key's name as the `key` label (the series were built with it). */
   keyLabels: boolean;
+  /** The catalog's model ids: always labelled as they are (see {@link MODEL_LABEL_CAP}). */
+  models?: Iterable<string>;
 }
 
 /** The observer updating `series`. */
 export function metricsObserver(series: Series, options: MetricsObserverOptions): Observer {
-  const models = new LabelCap(MODEL_LABEL_CAP);
+  const models = new LabelCap(MODEL_LABEL_CAP, options.models);
   const requestChildren = new Map<string, RequestChildren>();
   const attemptChildren = new Map<string, AttemptChildren>();
   const rejections = new Map<string, CounterChild>();

@@ -257,3 +257,12 @@ Deno.test("metrics: the hot path stays within a few microseconds per request", (
   // A loose bound for a shared CI machine; `deno task bench` measures it properly.
   assert.ok(micros < 25, `${micros.toFixed(2)} µs per request`);
 });
+
+Deno.test("metrics: made-up model names fill their own cap, never a catalog model's label", () => {
+  const cap = new LabelCap(2, ["gpt-5"]);
+  assert.equal(cap.of("made-up-1"), "made-up-1");
+  assert.equal(cap.of("made-up-2"), "made-up-2");
+  assert.equal(cap.of("made-up-3"), "other");
+  assert.equal(cap.of("gpt-5"), "gpt-5", "a catalog id passes whatever came before");
+  assert.equal(cap.of("made-up-1"), "made-up-1", "a value seen keeps its label");
+});

@@ -78,7 +78,8 @@ export function collectGauges(series: Series, sources: GaugeSources): void {
       const figures = await budgets.read();
       gauge.reset();
       for (const f of figures) {
-        gauge.set({ scope: f.scope, id: f.id, name: f.name, period: f.period }, value(f));
+        const labels = { scope: f.scope, id: f.id, period: f.period };
+        gauge.set(series.keyLabels ? { ...labels, name: f.name } : labels, value(f));
       }
     };
   };

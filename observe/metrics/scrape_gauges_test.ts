@@ -67,7 +67,7 @@ Deno.test("scrape gauges: budget remaining per key and team from the ledger, cac
       samplesOf(x, "gatehouse_budget_remaining_usd", { scope, id })[0];
     assert.deepEqual(budget("key", alice.id), {
       name: "gatehouse_budget_remaining_usd",
-      labels: { scope: "key", id: alice.id, name: "alice", period: "day" },
+      labels: { scope: "key", id: alice.id, period: "day" },
       value: 1.5,
     });
     assert.equal(budget("team", "research")?.value, 10 - 4.5);
@@ -120,6 +120,31 @@ Deno.test("scrape gauges: in flight, deployment state, limits ready", async () =
       labels: { backend: "redis" },
       value: 0,
     }]);
+  } finally {
+    await store.close();
+  }
+});
+
+Deno.test("scrape gauges: a budget carries its key's name only with the key-labels flag", async () => {
+  const store = openSqliteStore(":memory:");
+  try {
+    const { record: alice } = await store.createKey({
+      name: "alice",
+      policy: { budgetUsd: 2, budgetPeriod: "day" },
+    });
+    for (const keyLabels of [false, true]) {
+      const metrics = createMetrics({
+        settings: { keyLabels },
+        catalog: await loadCatalog({ demo: true, env: () => undefined }),
+        store,
+        health: () => new DeploymentHealth({ cooldownMs: 1000, failures: 3 }),
+        inflight: new InFlight(),
+      });
+      const x = parseExposition((await metrics.scrape()).text);
+      const [sample] = samplesOf(x, "gatehouse_budget_usd", { scope: "key", id: alice.id });
+      assert.equal(sample?.labels.name, keyLabels ? "alice" : undefined);
+      await metrics.close();
+    }
   } finally {
     await store.close();
   }

@@ -64,6 +64,9 @@ export type Collectors = Partial<Record<ScrapeGauge, () => void | Promise<void>>
 /** The series of one registry. */
 export interface Series {
   registry: client.Registry;
+  /** Whether key names are labels (`GATEHOUSE_METRICS_KEY_LABELS=1`): the request counters'
+   * `key`, the budget gauges' `name`. */
+  keyLabels: boolean;
   /** The scrape-time gauges' callbacks; a gauge without one keeps what was set. */
   collectors: Collectors;
   requests: client.Counter;
@@ -115,8 +118,11 @@ export function createSeries(keyLabels: boolean): Series {
       ...(collector === undefined ? {} : { collect: () => collectors[collector]?.() }),
     });
   const request = ["route", "model", "served_model", "provider"];
+  // A budget is named by its key's or team's id; the key's name only with the flag.
+  const budget = keyLabels ? ["scope", "id", "name", "period"] : ["scope", "id", "period"];
   return {
     registry,
+    keyLabels,
     collectors,
     requests: counter(
       "gatehouse_requests_total",
@@ -214,14 +220,14 @@ export function createSeries(keyLabels: boolean): Series {
       "gatehouse_budget_remaining_usd",
       "US dollars left in the current period of each key's and team's budget (settled spend " +
         "from the ledger; read at most every few seconds).",
-      ["scope", "id", "name", "period"],
+      budget,
       "min",
       "budgetRemaining",
     ),
     budgetLimit: gauge(
       "gatehouse_budget_usd",
       "Each key's and team's budget per period, US dollars.",
-      ["scope", "id", "name", "period"],
+      budget,
       "min",
       "budgetLimit",
     ),

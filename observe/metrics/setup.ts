@@ -22,6 +22,8 @@ export interface MetricsParts {
   limits?: () => LimitsState;
   /** A worker's port to the first thread (`--workers N`). */
   metricsPort?: MessagePort;
+  /** This worker's number (0 when there is one). */
+  worker: number;
 }
 
 /** The instance's metrics, or undefined when they are off. */
@@ -39,5 +41,6 @@ export function startMetrics(parts: MetricsParts): Metrics | undefined {
     inflight: parts.inflight,
     limits: parts.limits,
     port: parts.metricsPort,
+    worker: parts.worker,
   });
 }

@@ -11,6 +11,7 @@ import type { ResolvedModel } from "../../catalog/catalog.ts";
 import type { ProviderKind } from "../../catalog/schema.ts";
 import type { AttemptRecord, UsageRecord } from "../../store/store.ts";
 import type { RequestStart, SettledRequest } from "../observer.ts";
+import { clientText } from "../logs/format.ts";
 
 /** An attribute value as the OpenTelemetry API takes it. */
 export type SpanValue = string | number | boolean | string[];
@@ -66,10 +67,13 @@ export function requestAttributes(start: RequestStart, operation: string): SpanA
     "gatehouse.request_id": start.requestId,
     "gatehouse.key.id": start.key.id,
   };
-  if (start.model !== "") attributes["gen_ai.request.model"] = start.model;
+  // The client chose these two: cut, stripped of control characters and key-shaped text, as
+  // in the request log.
+  if (start.model !== "") attributes["gen_ai.request.model"] = clientText(start.model)!;
   if (start.maxTokens !== null) attributes["gen_ai.request.max_tokens"] = start.maxTokens;
   if (start.key.team !== null) attributes["gatehouse.team.id"] = start.key.team;
-  if (start.userAgent !== null) attributes["user_agent.original"] = start.userAgent;
+  const userAgent = clientText(start.userAgent);
+  if (userAgent !== null) attributes["user_agent.original"] = userAgent;
   return attributes;
 }
 

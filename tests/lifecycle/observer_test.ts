@@ -6,7 +6,12 @@
  */
 import assert from "node:assert/strict";
 import type { ResolvedModel } from "../../catalog/catalog.ts";
-import type { Observer, RequestStart, SettledRequest } from "../../observe/observer.ts";
+import {
+  combineObservers,
+  type Observer,
+  type RequestStart,
+  type SettledRequest,
+} from "../../observe/observer.ts";
 import type { AttemptRecord } from "../../store/store.ts";
 import { readStream } from "../governance/gov_kit.ts";
 import { startRig } from "../reliability/reliability_rig.ts";
@@ -163,6 +168,73 @@ Deno.test("observer: an observer that throws costs the request nothing", async (
         l.message === "an observer failed" && l.fields?.requestId === row.requestId
       ),
     );
+  } finally {
+    rig.h.deps.observer = observer;
+  }
+});
+
+Deno.test("observer: one that throws at begin or at an attempt leaves the request whole", async () => {
+  rig.reset();
+  const broken = (where: "begin" | "attempt"): Observer => ({
+    begin: () => {
+      if (where === "begin") throw new Error("begin broke");
+      return {
+        attemptStarted: () => {
+          throw new Error("attempt broke");
+        },
+        attemptEnded: () => {
+          throw new Error("attempt end broke");
+        },
+        settled: () => {},
+      };
+    },
+  });
+  try {
+    for (const where of ["begin", "attempt"] as const) {
+      rig.h.deps.observer = broken(where);
+      const response = await rig.send("chat", "gpt-a");
+      assert.equal(response.status, 200, where);
+      await response.body?.cancel();
+      const row = await rig.row(response);
+      assert.equal(row.outcome, "ok", where);
+      assert.equal(rig.h.deps.inflight.size, 0, `${where}: nothing left in flight`);
+      assert.ok(
+        rig.h.logs.some((l) =>
+          l.message === "an observer failed" && l.fields?.requestId === row.requestId
+        ),
+        where,
+      );
+    }
+  } finally {
+    rig.h.deps.observer = observer;
+  }
+});
+
+Deno.test("observer: combined, one that throws costs the others nothing", async () => {
+  rig.reset();
+  const reported: unknown[] = [];
+  const other = recorder();
+  rig.h.deps.observer = combineObservers([
+    {
+      begin: () => ({
+        attemptStarted: () => ({ "x-a": "1" }),
+        attemptEnded: () => {},
+        settled: () => {
+          throw new Error("first broke");
+        },
+      }),
+    },
+    other,
+  ], (error) => reported.push(error));
+  try {
+    const response = await rig.send("chat", "gpt-a");
+    await response.body?.cancel();
+    const row = await rig.row(response);
+    for (let i = 0; i < 100 && other.seen.get(row.requestId)?.settled.length !== 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(other.seen.get(row.requestId)?.settled.length, 1, "the second still settled");
+    assert.equal(reported.length, 1);
   } finally {
     rig.h.deps.observer = observer;
   }

@@ -72,10 +72,18 @@ Deno.test({
         assert.equal(total(x, "gatehouse_request_duration_seconds_count"), SENT);
         assert.equal(total(x, "gatehouse_time_to_first_token_seconds_count"), SENT / 2);
         assert.equal(total(x, "gatehouse_upstream_attempts_total"), SENT);
-        // Each worker has its own breakers: both see every deployment healthy.
+        // Each worker has its own breakers and its own series (the worker label): both answer,
+        // each seeing every deployment healthy.
         const healthy = samplesOf(x, "gatehouse_deployment_state", { state: "healthy" });
         assert.ok(healthy.length > 0);
-        for (const s of healthy) assert.equal(s.value, 2, JSON.stringify(s));
+        for (const s of healthy) assert.equal(s.value, 1, JSON.stringify(s));
+        const workers = new Set(healthy.map((s) => s.labels.worker));
+        assert.deepEqual([...workers].sort(), ["0", "1"]);
+        const requestWorkers = samplesOf(x, "gatehouse_requests_total").map((s) => s.labels.worker);
+        assert.ok(
+          requestWorkers.every((w) => w === "0" || w === "1"),
+          "every series names its worker",
+        );
         assert.equal(total(x, "gatehouse_requests_in_flight"), 0);
       }
     } finally {
