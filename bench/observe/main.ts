@@ -4,11 +4,12 @@
  * default); metrics on with a JSON log line per request — and `wrk` (an external load generator,
  * never one inside the gateway's runtime) measures the chat passthrough scenarios on each at
  * c=1 (added p50) and c=32 (throughput). The configurations are measured in turns, round after
- * round, so drift in the machine's load does not land on one of them. After the runs the
+ * round, each round on fresh processes, so neither drift in the machine's load nor one
+ * process's luck lands on one of them. After the runs the
  * metrics configurations are scraped, and their request counts checked against what was sent.
  * Prints the table and writes bench/results/observe.json.
  *
- *   deno task bench --only=observe                      everything (about five minutes)
+ *   deno task bench --only=observe                      everything (about six minutes)
  *   deno task bench --only=observe --seconds=5 --warmup=1 --rounds=1
  *   deno task bench --only=observe --configs=off,metrics
  * @module
@@ -23,6 +24,7 @@ import {
   OBSERVE_CONCURRENCIES,
   OBSERVE_SCENARIOS,
   type ObserveConfig,
+  type ObserveSettings,
   parseObserveSettings,
 } from "./observe_settings.ts";
 import { formatObserveRuns, type ObserveRun, requestsCounted } from "./observe_report.ts";
@@ -115,57 +117,43 @@ async function scrape(running: Running): Promise<string> {
   return text;
 }
 
-/** Runs the observability-cost bench with the bench's arguments; returns the exit code. */
-export async function runObserve(args: readonly string[]): Promise<number> {
-  if (!(await wrkInstalled())) {
-    console.error("the observe bench needs wrk, which is not installed: apt-get install wrk");
-    return 1;
-  }
-  const settings = parseObserveSettings(args);
+/** One round: the configurations' processes started, probed and warmed, each scenario measured
+ * at each concurrency on each in turn, their request counts checked, then stopped. Returns the
+ * problems seen. */
+async function runRound(
+  round: number,
+  configs: readonly ObserveConfig[],
+  upstream: string,
+  settings: ObserveSettings,
+  runs: ObserveRun[],
+): Promise<string[]> {
   const scenarios = OBSERVE_SCENARIOS.map((id) => SCENARIOS.find((s) => s.id === id)!);
-  console.log(
-    `gatehouse observe bench: ${settings.configs.map((c) => c.id).join(", ")}; ` +
-      `${OBSERVE_SCENARIOS.join(" and ")} at c=${
-        OBSERVE_CONCURRENCIES.join(" and c=")
-      } with wrk, ` +
-      `${settings.rounds} round(s) of ${settings.seconds}s runs after ${settings.warmupSeconds}s ` +
-      `warm-ups; ${navigator.hardwareConcurrency} CPUs shared by wrk, the fake upstream and the ` +
-      `gateways.`,
-  );
-  const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
   const running: Running[] = [];
-  const runs: ObserveRun[] = [];
   const problems: string[] = [];
   try {
-    for (const config of settings.configs) running.push(await start(config, upstream.url));
+    for (const config of configs) running.push(await start(config, upstream));
     for (const r of running) for (const scenario of scenarios) await probe(r, scenario);
     if (settings.warmupSeconds > 0) {
       for (const r of running) {
         for (const scenario of scenarios) await wrkOn(r, scenario, 32, settings.warmupSeconds);
       }
     }
-    for (let round = 1; round <= settings.rounds; round++) {
-      for (const scenario of scenarios) {
-        for (const connections of OBSERVE_CONCURRENCIES) {
-          // Each round starts with another configuration: none always runs first or last.
-          const turn = running.map((_, i) => running[(i + round - 1) % running.length]!);
-          for (const r of turn) {
-            const { output: _output, ...wrk } = await wrkOn(
-              r,
-              scenario,
-              connections,
-              settings.seconds,
-            );
-            runs.push({ round, config: r.config.id, scenario: scenario.id, connections, wrk });
-            console.log(
-              `  round ${round} ${scenario.id} c=${connections} ${r.config.id}: ` +
-                `${wrk.rps.toFixed(0)} req/s, p50 ${wrk.p50.toFixed(3)} ms, ` +
-                `p99 ${wrk.p99.toFixed(3)} ms, non-2xx ${wrk.non2xx}`,
-            );
-            if (wrk.non2xx > 0) {
-              problems.push(`${r.config.id} ${scenario.id}: ${wrk.non2xx} non-2xx`);
-            }
-          }
+    for (const scenario of scenarios) {
+      for (const connections of OBSERVE_CONCURRENCIES) {
+        for (const r of running) {
+          const { output: _output, ...wrk } = await wrkOn(
+            r,
+            scenario,
+            connections,
+            settings.seconds,
+          );
+          runs.push({ round, config: r.config.id, scenario: scenario.id, connections, wrk });
+          console.log(
+            `  round ${round} ${scenario.id} c=${connections} ${r.config.id}: ` +
+              `${wrk.rps.toFixed(0)} req/s, p50 ${wrk.p50.toFixed(3)} ms, ` +
+              `p99 ${wrk.p99.toFixed(3)} ms, non-2xx ${wrk.non2xx}`,
+          );
+          if (wrk.non2xx > 0) problems.push(`${r.config.id} ${scenario.id}: ${wrk.non2xx} non-2xx`);
         }
       }
     }
@@ -173,8 +161,10 @@ export async function runObserve(args: readonly string[]): Promise<number> {
     await new Promise((resolve) => setTimeout(resolve, 500));
     for (const r of running.filter((r) => r.config.id !== "off")) {
       const counted = requestsCounted(await scrape(r));
-      const note = `${r.config.id}: /metrics counts ${counted} requests; ${r.sent} were counted ` +
-        `by wrk and the probes, which leave out up to ${r.uncounted} still in flight as a run ended`;
+      const note =
+        `round ${round} ${r.config.id}: /metrics counts ${counted} requests; ${r.sent} ` +
+        `were counted by wrk and the probes, which leave out up to ${r.uncounted} still in ` +
+        "flight as a run ended";
       console.log(`  ${note}`);
       if (counted < r.sent || counted > r.sent + r.uncounted) problems.push(note);
     }
@@ -184,6 +174,41 @@ export async function runObserve(args: readonly string[]): Promise<number> {
       if (code !== 0) problems.push(`${r.config.id}: main.ts exited with ${code} after SIGTERM`);
       await Deno.remove(r.dir, { recursive: true }).catch(() => {});
     }
+  }
+  return problems;
+}
+
+/** Runs the observability-cost bench with the bench's arguments; returns the exit code. */
+export async function runObserve(args: readonly string[]): Promise<number> {
+  if (!(await wrkInstalled())) {
+    console.error("the observe bench needs wrk, which is not installed: apt-get install wrk");
+    return 1;
+  }
+  const settings = parseObserveSettings(args);
+  console.log(
+    `gatehouse observe bench: ${settings.configs.map((c) => c.id).join(", ")}; ` +
+      `${OBSERVE_SCENARIOS.join(" and ")} at c=${
+        OBSERVE_CONCURRENCIES.join(" and c=")
+      } with wrk, ` +
+      `${settings.rounds} round(s), each on fresh processes, of ${settings.seconds}s runs after ` +
+      `${settings.warmupSeconds}s warm-ups; ${navigator.hardwareConcurrency} CPUs shared by wrk, the fake upstream and the ` +
+      `gateways.`,
+  );
+  const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+  const runs: ObserveRun[] = [];
+  const problems: string[] = [];
+  try {
+    // Fresh gateway processes every round: a process keeps its own luck for its lifetime (how
+    // V8 compiled its hot paths; seen as ±15% at c=32 between two processes of one build), so
+    // the medians are over processes, not only over runs.
+    for (let round = 1; round <= settings.rounds; round++) {
+      // Each round starts with another configuration: none always runs first or last.
+      const order = settings.configs.map((_, i) =>
+        settings.configs[(i + round - 1) % settings.configs.length]!
+      );
+      problems.push(...await runRound(round, order, upstream.url, settings, runs));
+    }
+  } finally {
     await upstream.stop();
   }
   console.log(`\n${formatObserveRuns(settings.configs, runs)}`);
