@@ -9,6 +9,7 @@ import { openSqliteStore } from "../../store/sqlite/sqlite_store.ts";
 import type { UsageRecord } from "../../store/store.ts";
 import { startGateway } from "../governance/gateway_process.ts";
 import type { ChartsSeen, DashboardReport } from "./dashboard_driver.ts";
+import type { EmptyReport } from "./dashboard_empty_driver.ts";
 import { seedLedger } from "./dashboard_seed.ts";
 import { runCommand } from "./docs_env.ts";
 
@@ -22,6 +23,8 @@ const present = (() => {
 })();
 const SCREENSHOTS = new URL("../screenshots", import.meta.url).pathname;
 const DRIVER = new URL("./dashboard_driver.ts", import.meta.url).pathname;
+const EMPTY_DRIVER = new URL("./dashboard_empty_driver.ts", import.meta.url).pathname;
+const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 const DAY = 86_400_000;
 
 const skipped = present
@@ -118,6 +121,49 @@ Deno.test({
       assert.deepEqual(report.origins, [docs], "every request went to the docs host");
       assert.deepEqual(report.errors, []);
       for (const path of report.screenshots) assert.ok(Deno.statSync(path).size > 10_000, path);
+    } finally {
+      await gateway.stop();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: `headless Chromium: the dashboard over an empty ledger${skipped}`,
+  ignore: !present,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const dir = await Deno.makeTempDir({ prefix: "gatehouse-dashboard-empty-" });
+    const gateway = await startGateway(`${dir}/gatehouse.db`, { env: { DOCS_PORT: "0" } });
+    try {
+      const docs = /gatehouse docs on (http:\/\/[^\s]+)/.exec(gateway.output())?.[1];
+      const admin = FIRST_KEY.exec(gateway.output())?.[1];
+      assert.ok(docs && admin, gateway.output());
+      await Deno.mkdir(SCREENSHOTS, { recursive: true });
+      const run = await runCommand(Deno.execPath(), [
+        "run",
+        "-A",
+        EMPTY_DRIVER,
+        docs,
+        admin,
+        SCREENSHOTS,
+      ], {
+        env: { HOME: Deno.env.get("HOME") ?? dir },
+        cwd: new URL("../..", import.meta.url).pathname,
+      });
+      assert.equal(run.code, 0, run.stderr);
+      const report = JSON.parse(run.stdout) as EmptyReport;
+      console.log(`screenshot: ${report.screenshot}`);
+      // Every chart drawn over 24 empty buckets; the totals say nothing happened.
+      for (const [id, chart] of Object.entries(report.charts)) {
+        assert.equal(chart.labels.length, 24, id);
+        assert.equal(total(chart), 0, id);
+      }
+      assert.deepEqual(report.totals, ["$0.00", "0", "0", "–"]);
+      assert.equal(report.keyRows, 1, "the first admin key is listed");
+      assert.ok(report.deployments > 1, "the demo deployments are listed");
+      assert.deepEqual(report.errors, []);
     } finally {
       await gateway.stop();
       await Deno.remove(dir, { recursive: true });

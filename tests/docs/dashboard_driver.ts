@@ -56,7 +56,8 @@ interface Exposed {
   };
 }
 
-const chartData = (page: Page): Promise<ChartsSeen> =>
+/** The charts' data and window, read from the page. */
+export const chartData = (page: Page): Promise<ChartsSeen> =>
   page.evaluate(() => {
     const exposed = (globalThis as unknown as Exposed).gatehouseDashboard;
     const { start, end } = exposed.state.series;
