@@ -15,11 +15,10 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { chromium } from "playwright-core";
 import { openStore } from "../../store/open_store.ts";
 import { createScratchDatabase } from "../../store/postgres/scratch_database.ts";
 import { startGateway } from "../../tests/governance/gateway_process.ts";
-import { CHROMIUM_ARGS } from "../../tests/docs/browser_driver.ts";
+import { launchChromium } from "../../tests/docs/browser_driver.ts";
 import { drawn } from "../../tests/docs/dashboard_driver.ts";
 import { seedLedger } from "../../tests/docs/dashboard_seed.ts";
 
@@ -56,11 +55,7 @@ async function seriesTimes(api: string, admin: string, repeat: number) {
 
 /** Page load to charts drawn, and redraws after picking 30 d and a split by key, in ms. */
 async function pageTimes(docs: string, admin: string, repeat: number) {
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   const load: number[] = [];
   const signIn: number[] = [];
   const month: number[] = [];

@@ -1,62 +1,41 @@
 import assert from "node:assert/strict";
 import { consoleLogger, memoryLogger } from "../../gateway/log.ts";
 import type { SettledRequest } from "../observer.ts";
-import type { KeyRecord, UsageRecord } from "../../store/store.ts";
+import { testSettled, testUsageRecord } from "../test_requests.ts";
+import { testKeyRecord } from "../../store/test_records.ts";
 import { memorySink } from "./sink.ts";
 import { requestLine, requestLogObserver, requestText } from "./request_log.ts";
 
-const key: KeyRecord = {
+const key = testKeyRecord({
   id: "k7x2m9q4ab",
   name: "alice laptop",
   hint: "gth_k7x2m9q4…",
   createdAt: 0,
-  revokedAt: null,
-  lastUsedAt: null,
-  admin: false,
   team: "research",
-  policy: {},
-  teamPolicy: null,
-  rotatedAt: null,
-  previousValidUntil: null,
-};
+});
 
-const record: UsageRecord = {
+const record = testUsageRecord({
   requestId: "req_abc123",
   keyId: key.id,
-  model: "gpt-5",
   servedModel: "gpt-5-mini",
-  upstream: "openai",
   upstreamId: "chatcmpl-upstream",
-  route: "/v1/chat/completions",
-  status: 200,
-  outcome: "ok",
   attempts: 2,
   inputTokens: 120,
   outputTokens: 45,
   cachedTokens: 64,
-  cacheWriteTokens: 0,
   reasoningTokens: 12,
-  images: 0,
   cost: 0.000412,
   latencyMs: 812,
-  firstByteMs: 120,
-  stream: true,
-  time: 0,
-};
+});
 
-const settled: SettledRequest = {
-  record,
+const settled: SettledRequest = testSettled(record, {
   key,
   userAgent: "claude-cli/2.0.1 (external, cli)\u0007",
-  refusal: null,
-  limit: null,
   durationMs: 812.4,
   firstByteMs: 120.2,
   overheadMs: 1.23456,
   upstreamMs: 700,
-  finishReasons: ["stop"],
-  mode: "passthrough",
-};
+});
 
 /** Runs one request through the observer's lifecycle calls. */
 function observe(observer: ReturnType<typeof requestLogObserver>, request: SettledRequest) {
@@ -89,7 +68,7 @@ Deno.test("request line (json): every field, in order, one JSON object", () => {
     event: "request",
     message: "request",
     requestId: "req_abc123",
-    keyId: "k7x2m9q4ab",
+    keyId: key.id,
     keyName: "alice laptop",
     team: "research",
     route: "/v1/chat/completions",

@@ -1,68 +1,14 @@
 import assert from "node:assert/strict";
 import type { SettledRequest } from "../observer.ts";
-import type { AttemptRecord, KeyRecord, UsageRecord } from "../../store/store.ts";
+import type { AttemptRecord } from "../../store/store.ts";
+import { testSettled, testUsageRecord } from "../test_requests.ts";
 import { LabelCap, metricsObserver, statusClass } from "./metrics_observer.ts";
 import { createSeries } from "./series.ts";
 import { parseExposition, samplesOf, total } from "./testing.ts";
 
-const KEY: KeyRecord = {
-  id: "key_1",
-  name: "alice",
-  hint: "gth_abc…",
-  createdAt: 0,
-  revokedAt: null,
-  lastUsedAt: null,
-  admin: false,
-  team: null,
-  policy: {},
-  teamPolicy: null,
-  rotatedAt: null,
-  previousValidUntil: null,
-};
+const row = testUsageRecord;
 
-function row(patch: Partial<UsageRecord> = {}): UsageRecord {
-  return {
-    requestId: "req_1",
-    keyId: KEY.id,
-    model: "gpt-5",
-    servedModel: "gpt-5",
-    upstream: "openai",
-    upstreamId: null,
-    route: "/v1/chat/completions",
-    status: 200,
-    outcome: "ok",
-    attempts: 1,
-    inputTokens: 100,
-    outputTokens: 20,
-    cachedTokens: 40,
-    cacheWriteTokens: 0,
-    reasoningTokens: 5,
-    images: 0,
-    cost: 0.0125,
-    latencyMs: 300,
-    firstByteMs: 120,
-    stream: true,
-    time: 0,
-    ...patch,
-  };
-}
-
-function settled(record: UsageRecord, patch: Partial<SettledRequest> = {}): SettledRequest {
-  return {
-    record,
-    key: KEY,
-    userAgent: null,
-    refusal: null,
-    limit: null,
-    durationMs: 300,
-    firstByteMs: 120,
-    overheadMs: 0.2,
-    upstreamMs: 119.8,
-    finishReasons: ["stop"],
-    mode: "passthrough",
-    ...patch,
-  };
-}
+const settled = testSettled;
 
 const attempt = (patch: Partial<AttemptRecord> = {}): AttemptRecord => ({
   deployment: "gpt-5@openai",

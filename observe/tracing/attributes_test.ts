@@ -1,8 +1,7 @@
 /** Span names and attribute values: operations per route, provider names per kind, the
  * upstream's address, an attempt's error type, a settled request's outcome. */
 import assert from "node:assert/strict";
-import type { KeyRecord, UsageRecord } from "../../store/store.ts";
-import type { SettledRequest } from "../observer.ts";
+import { testSettled, testUsageRecord } from "../test_requests.ts";
 import {
   attemptEndAttributes,
   clientSpanName,
@@ -53,47 +52,23 @@ Deno.test("tracing attributes: an attempt's error type is its status, else its r
 });
 
 Deno.test("tracing attributes: a refusal's server span names its code", () => {
-  const record = {
-    requestId: "req_1",
-    keyId: "key_1",
+  const record = testUsageRecord({
     model: "gpt-x",
     servedModel: "",
     upstream: "",
-    upstreamId: null,
-    route: "/v1/chat/completions",
     status: 429,
     outcome: "rejected",
     attempts: 0,
     inputTokens: 0,
     outputTokens: 0,
     cachedTokens: 0,
-    cacheWriteTokens: 0,
     reasoningTokens: 0,
-    images: 0,
     cost: 0,
     latencyMs: 1,
     firstByteMs: null,
     stream: false,
-    time: 0,
-  } satisfies UsageRecord;
-  const key: KeyRecord = {
-    id: "key_1",
-    name: "k",
-    hint: "gth_k…",
-    createdAt: 0,
-    revokedAt: null,
-    lastUsedAt: null,
-    admin: false,
-    team: null,
-    policy: {},
-    teamPolicy: null,
-    rotatedAt: null,
-    previousValidUntil: null,
-  };
-  const request: SettledRequest = {
-    record,
-    key,
-    userAgent: null,
+  });
+  const request = testSettled(record, {
     refusal: "rate_limit_exceeded",
     limit: "rpm",
     durationMs: 1,
@@ -102,7 +77,8 @@ Deno.test("tracing attributes: a refusal's server span names its code", () => {
     upstreamMs: 0,
     finishReasons: [],
     mode: null,
-  };
+  });
+
   const { attributes, error } = settledAttributes(request, null);
   assert.equal(error, "rate_limit_exceeded");
   assert.equal(attributes["error.type"], "rate_limit_exceeded");

@@ -7,7 +7,7 @@
  *   deno run -A tests/docs/browser_driver.ts <docs url> <screenshot dir>
  * @module
  */
-import { chromium } from "playwright-core";
+import { type Browser, chromium } from "playwright-core";
 
 /** What the driver reports. */
 export interface BrowserReport {
@@ -34,12 +34,17 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
-async function drive(docs: string, screenshots: string, flagship: string): Promise<BrowserReport> {
-  const browser = await chromium.launch({
+/** Headless Chromium (`/usr/bin/chromium`) with {@link CHROMIUM_ARGS}. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
     executablePath: "/usr/bin/chromium",
     headless: true,
     args: CHROMIUM_ARGS,
   });
+}
+
+async function drive(docs: string, screenshots: string, flagship: string): Promise<BrowserReport> {
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const origins = new Set<string>();

@@ -7,8 +7,8 @@
  *   deno run -A tests/docs/dashboard_driver.ts <docs url> <api url> <admin key> <screenshot dir>
  * @module
  */
-import { chromium, type Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "./browser_driver.ts";
+import type { Page } from "playwright-core";
+import { launchChromium } from "./browser_driver.ts";
 
 /** One chart's labels and datasets, as the page's Chart.js instance holds them. */
 export interface ChartSeen {
@@ -107,11 +107,7 @@ async function call(api: string, key: string): Promise<number> {
 }
 
 async function drive(docs: string, api: string, admin: string, dir: string) {
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const origins = new Set<string>();

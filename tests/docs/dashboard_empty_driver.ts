@@ -7,8 +7,7 @@
  *   deno run -A tests/docs/dashboard_empty_driver.ts <docs url> <admin key> <screenshot dir>
  * @module
  */
-import { chromium } from "playwright-core";
-import { CHROMIUM_ARGS } from "./browser_driver.ts";
+import { launchChromium } from "./browser_driver.ts";
 import { chartData, type ChartsSeen, drawn } from "./dashboard_driver.ts";
 
 /** What the empty-ledger run saw. */
@@ -22,11 +21,7 @@ export interface EmptyReport {
 }
 
 async function drive(docs: string, admin: string, dir: string): Promise<EmptyReport> {
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors: string[] = [];

@@ -19,6 +19,7 @@ import { requestLine } from "../../observe/logs/request_log.ts";
 import type { RequestStart, SettledRequest } from "../../observe/observer.ts";
 import { createSeries } from "../../observe/metrics/series.ts";
 import type { AttemptRecord } from "../../store/store.ts";
+import { testKeyRecord } from "../../store/test_records.ts";
 import { squash } from "./docs_env.ts";
 
 const catalog = await loadCatalog({ demo: true, env: () => undefined });
@@ -35,20 +36,13 @@ async function page(): Promise<string> {
   return squash(await response.text());
 }
 
-const KEY = {
+const KEY = testKeyRecord({
   id: "k1",
   name: "alice",
   hint: "gth_k1…",
   createdAt: 0,
-  revokedAt: null,
-  lastUsedAt: null,
-  admin: false,
   team: "research",
-  policy: {},
-  teamPolicy: {},
-  rotatedAt: null,
-  previousValidUntil: null,
-};
+});
 
 /** A request with every figure set, so every optional attribute and field is produced. */
 const START: RequestStart = {
