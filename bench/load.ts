@@ -42,8 +42,11 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
 
 /** The raw outcome of one run, before percentiles: what {@link summarizeLoads} merges. */
 export interface LoadSamples {
-  /** Latencies of the successful requests, ms. */
+  /** Latencies of the successful requests, ms; or, with `requests`, quantiles standing for
+   * them (an external generator reports a distribution, not every request). */
   latencies: Float64Array;
+  /** Successful requests, when `latencies` holds quantiles rather than one value each. */
+  requests?: number;
   errors: number;
   firstError: string | null;
   elapsedMs: number;
@@ -98,8 +101,12 @@ export async function sampleLoad(spec: LoadSpec): Promise<LoadSamples> {
  * latencies pooled, throughput over the summed run time. */
 export function summarizeLoads(parts: LoadSamples[]): LoadResult {
   let count = 0;
-  for (const part of parts) count += part.latencies.length;
-  const sorted = new Float64Array(count);
+  let points = 0;
+  for (const part of parts) {
+    count += part.requests ?? part.latencies.length;
+    points += part.latencies.length;
+  }
+  const sorted = new Float64Array(points);
   let offset = 0;
   for (const part of parts) {
     sorted.set(part.latencies, offset);
@@ -108,6 +115,7 @@ export function summarizeLoads(parts: LoadSamples[]): LoadResult {
   sorted.sort();
   let sum = 0;
   for (const value of sorted) sum += value;
+  const mean = points === 0 ? NaN : sum / points;
   const elapsedMs = parts.reduce((total, part) => total + part.elapsedMs, 0);
   return {
     requests: count,
@@ -117,7 +125,7 @@ export function summarizeLoads(parts: LoadSamples[]): LoadResult {
     throughput: count / (elapsedMs / 1000),
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    mean: count === 0 ? NaN : sum / count,
+    mean,
   };
 }
 

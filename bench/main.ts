@@ -1,7 +1,8 @@
 /**
  * `deno task bench`: starts a fake upstream, a minimal Deno proxy and gatehouse as separate
  * processes on loopback ports, measures every scenario against each target at concurrency 1 and
- * 32, prints the tables and the PASS/MISS target checks, and writes bench/results/latest.json.
+ * 32 with `wrk` (an external load generator, `wrk_load.ts`; `--generator=fetch` for the
+ * in-process one, also used when wrk is not installed: apt-get install wrk), prints the tables and the PASS/MISS target checks, and writes bench/results/latest.json.
  * Every scenario is first run against every target (the warm-up), so no measurement sees code
  * the JIT has not optimised yet. The targets of a scenario are measured in turns (five slices
  * each), so drift in the machine's load does not land on one target's figures. The policy-cost
@@ -48,6 +49,7 @@ import type { Scenario } from "./scenarios.ts";
 import { isObserveRun, isScaleRun, parseSettings } from "./settings.ts";
 import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
+import { wrkInstalled } from "./scale/wrk.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
 
@@ -99,13 +101,26 @@ async function main(): Promise<number> {
       settings.profileTarget,
     );
   }
+  if (settings.generator === "wrk" && !(await wrkInstalled())) {
+    console.log(
+      "wrk is not installed (apt-get install wrk): measuring with the in-process fetch load " +
+        "generator instead, which shares the runtime's kind of CPU time and flattens the " +
+        "differences between the targets.",
+    );
+    settings.generator = "fetch";
+  }
   const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
+  // wrk runs whole seconds: a slice (a fifth of a measurement) takes at least one.
+  const measured = settings.generator === "wrk"
+    ? 5 * Math.max(1, Math.round(settings.seconds / 5))
+    : settings.seconds;
   const estimate = runs * (settings.warmupSeconds +
-    settings.rounds * (settings.rewarmSeconds + CONCURRENCIES.length * settings.seconds));
+    settings.rounds * (settings.rewarmSeconds + CONCURRENCIES.length * measured));
   console.log(
     `gatehouse bench: ${settings.scenarios.length} scenarios, ${runs} scenario×target runs, ` +
       `c=${CONCURRENCIES.join(" and c=")}, ${settings.seconds}s each, ${settings.rounds} ` +
-      `round(s) (about ${Math.round(estimate)}s); ${navigator.hardwareConcurrency} CPUs.`,
+      `round(s) (about ${Math.round(estimate)}s); ${navigator.hardwareConcurrency} CPUs; load ` +
+      `by ${settings.generator === "wrk" ? "wrk (external)" : "fetch (in process)"}.`,
   );
   const { measurements, rounds, failures, notes, log } = await measureAll(settings);
   const policies = policySection(settings.scenarios, measurements, rounds);
@@ -132,6 +147,7 @@ async function main(): Promise<number> {
     deno: Deno.version,
     cpus: navigator.hardwareConcurrency,
     settings: {
+      generator: settings.generator,
       seconds: settings.seconds,
       warmupSeconds: settings.warmupSeconds,
       rounds: settings.rounds,

@@ -6,7 +6,8 @@
  * limit.
  * @module
  */
-import { type LoadSamples, type LoadSpec, runLoad, sampleLoad, summarizeLoads } from "./load.ts";
+import { type LoadSamples, type LoadSpec, sampleLoad, summarizeLoads } from "./load.ts";
+import { wrkSampleLoad } from "./wrk_load.ts";
 import { rateLimitProblems, usageProblems } from "./policies.ts";
 import { CONCURRENCIES, type Measurement } from "./report.ts";
 import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
@@ -88,10 +89,20 @@ async function prepare(
   return prepared;
 }
 
+/** The settings' load generator. */
+function samplerOf(settings: Settings): (spec: LoadSpec) => Promise<LoadSamples> {
+  return settings.generator === "wrk" ? wrkSampleLoad : sampleLoad;
+}
+
 /** Runs each of `ready`'s loads for `seconds` at concurrency 8. */
-async function warmUp(ready: ReadyScenario["ready"], seconds: number): Promise<void> {
+async function warmUp(
+  settings: Settings,
+  ready: ReadyScenario["ready"],
+  seconds: number,
+): Promise<void> {
+  if (seconds <= 0) return;
   for (const { request } of ready) {
-    await runLoad({ ...request, concurrency: 8, durationMs: seconds * 1000 });
+    await samplerOf(settings)({ ...request, concurrency: 8, durationMs: seconds * 1000 });
   }
 }
 
@@ -130,12 +141,12 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
     // first: one scenario's warm-up alone left the first measured scenario 0.3–0.5 ms slower at
     // c=1 on every target (the load generator and the fake upstream included) than the same
     // scenario measured later in the run.
-    await warmUp(prepared.flatMap(({ ready }) => ready), settings.warmupSeconds);
+    await warmUp(settings, prepared.flatMap(({ ready }) => ready), settings.warmupSeconds);
     for (let round = 1; round <= settings.rounds; round++) {
       const measured: SlicedMeasurement[] = [];
       for (const { scenario, ready } of prepared) {
         // The scenario's own loads again, right before it is measured (connections, caches).
-        await warmUp(ready, settings.rewarmSeconds);
+        await warmUp(settings, ready, settings.rewarmSeconds);
         for (const concurrency of CONCURRENCIES) {
           measured.push(...await measureScenario(settings, scenario, ready, concurrency, round));
         }
@@ -173,7 +184,7 @@ async function measureScenario(
   for (let slice = 0; slice < SLICES; slice++) {
     const order = slice % 2 === 0 ? ready : [...ready].reverse();
     for (const { target, request } of order) {
-      const samples = await sampleLoad({ ...request, concurrency, durationMs: sliceMs });
+      const samples = await samplerOf(settings)({ ...request, concurrency, durationMs: sliceMs });
       slices.get(target)!.push(samples);
     }
   }

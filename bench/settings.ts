@@ -36,6 +36,9 @@ export const POLICY_ROUNDS = 3;
 
 /** Run settings. */
 export interface Settings {
+  /** The load generator: `wrk` (external, the default) or `fetch` (in the bench's own runtime;
+   * `--generator=fetch`, or when wrk is not installed). */
+  generator: "wrk" | "fetch";
   /** Seconds per measurement (per round). */
   seconds: number;
   /** Seconds of warm-up per scenario and target, all of them before the first measurement. */
@@ -112,7 +115,12 @@ export function parseSettings(args: string[]): Settings {
   }
   const warmupSeconds = Number(value("warmup") ?? Math.min(2, seconds));
   if (!(warmupSeconds >= 0)) throw new Error(`--warmup must be a number of seconds, 0 or more`);
+  const generator = value("generator") ?? "wrk";
+  if (generator !== "wrk" && generator !== "fetch") {
+    throw new Error(`--generator must be wrk or fetch`);
+  }
   return {
+    generator,
     seconds,
     warmupSeconds,
     rewarmSeconds: Math.min(1, warmupSeconds),
