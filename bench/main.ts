@@ -50,6 +50,7 @@ import { isObserveRun, isScaleRun, parseSettings } from "./settings.ts";
 import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
 import { wrkInstalled } from "./scale/wrk.ts";
+import { describeMachine } from "./machine.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
 
@@ -144,8 +145,7 @@ async function main(): Promise<number> {
   const file = new URL("latest.json", dir);
   const report = {
     finishedAt: new Date().toISOString(),
-    deno: Deno.version,
-    cpus: navigator.hardwareConcurrency,
+    machine: await describeMachine(),
     settings: {
       generator: settings.generator,
       seconds: settings.seconds,

@@ -88,6 +88,11 @@ export function messagesRequest(model: string): Record<string, unknown> {
   };
 }
 
+/** The same Messages request, answered whole. */
+export function messagesJsonRequest(model: string): Record<string, unknown> {
+  return { ...messagesRequest(model), stream: false };
+}
+
 /** An OpenAI Responses request, streamed and not stored (what Codex sends, in small). */
 export function responsesRequest(model: string): Record<string, unknown> {
   const message = (role: string, type: string, text: string) => ({
@@ -160,6 +165,18 @@ export const SCENARIOS: Scenario[] = [
     expect: MESSAGES_STREAM_EXPECT,
   },
   {
+    id: "messages-json",
+    label: "messages JSON → messages",
+    kind: "passthrough",
+    path: "/v1/messages",
+    body: messagesJsonRequest,
+    anthropicHeaders: true,
+    model: "bench-claude",
+    upstreamModel: "bench-claude-upstream",
+    targets: ALL,
+    expect: ['"type":"message"', "protocol"],
+  },
+  {
     id: "responses-stream",
     label: "responses stream → responses",
     kind: "passthrough",
@@ -183,6 +200,45 @@ export const SCENARIOS: Scenario[] = [
     targets: ["gatehouse"],
     baseline: "chat-stream",
     expect: MESSAGES_STREAM_EXPECT,
+  },
+  {
+    id: "messages-json-to-chat",
+    label: "messages JSON → chat",
+    kind: "translated",
+    path: "/v1/messages",
+    body: messagesJsonRequest,
+    anthropicHeaders: true,
+    model: "bench-chat",
+    upstreamModel: "bench-chat-upstream",
+    targets: ["gatehouse"],
+    baseline: "chat-json",
+    expect: ['"type":"message"', "protocol"],
+  },
+  {
+    id: "chat-to-messages",
+    label: "chat/completions stream → messages",
+    kind: "translated",
+    path: "/v1/chat/completions",
+    body: (model) => chatRequest(model, true),
+    anthropicHeaders: false,
+    model: "bench-claude",
+    upstreamModel: "bench-claude-upstream",
+    targets: ["gatehouse"],
+    baseline: "messages-stream",
+    expect: CHAT_STREAM_EXPECT,
+  },
+  {
+    id: "chat-json-to-messages",
+    label: "chat/completions JSON → messages",
+    kind: "translated",
+    path: "/v1/chat/completions",
+    body: (model) => chatRequest(model, false),
+    anthropicHeaders: false,
+    model: "bench-claude",
+    upstreamModel: "bench-claude-upstream",
+    targets: ["gatehouse"],
+    baseline: "messages-json",
+    expect: ['"object":"chat.completion"', "protocol"],
   },
   {
     id: "responses-to-messages",

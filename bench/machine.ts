@@ -1,0 +1,46 @@
+/**
+ * The machine a bench ran on, for its results file: CPU model and count, memory, kernel, Deno and
+ * wrk versions. Read with `cat`, `uname` and `wrk` (Deno lets only --allow-all read /proc).
+ * @module
+ */
+
+/** What the results file says about the machine. */
+export interface Machine {
+  cpuModel: string | null;
+  cpus: number;
+  memoryGiB: number | null;
+  kernel: string | null;
+  deno: typeof Deno.version;
+  wrk: string | null;
+}
+
+async function run(command: string, args: string[]): Promise<string | null> {
+  try {
+    const { stdout, stderr } = await new Deno.Command(command, {
+      args,
+      stdout: "piped",
+      stderr: "piped",
+    })
+      .output();
+    const decoder = new TextDecoder();
+    return `${decoder.decode(stdout)}${decoder.decode(stderr)}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Reads the machine's description; a part that cannot be read is null. */
+export async function describeMachine(): Promise<Machine> {
+  const cpuinfo = await run("cat", ["/proc/cpuinfo"]);
+  const meminfo = await run("cat", ["/proc/meminfo"]);
+  const memKb = Number(/^MemTotal:\s+(\d+) kB/m.exec(meminfo ?? "")?.[1] ?? NaN);
+  const wrk = await run("wrk", ["--version"]);
+  return {
+    cpuModel: /^model name\s*:\s*(.+)$/m.exec(cpuinfo ?? "")?.[1]?.trim() ?? null,
+    cpus: navigator.hardwareConcurrency,
+    memoryGiB: Number.isFinite(memKb) ? Math.round(memKb / 1024 / 1024 * 10) / 10 : null,
+    kernel: (await run("uname", ["-sr"]))?.trim() || null,
+    deno: Deno.version,
+    wrk: /^wrk \S+/m.exec(wrk ?? "")?.[0] ?? null,
+  };
+}
