@@ -16,7 +16,7 @@ import { keepDeadlineTimer } from "../gateway/deadlines.ts";
 import { Catalog } from "../catalog/catalog.ts";
 import { parseCatalogConfig } from "../catalog/parse_config.ts";
 import { readGatewayConfig } from "../gateway/config.ts";
-import { consoleLogger } from "../gateway/log.ts";
+import { loggerFromEnv } from "../gateway/log.ts";
 import { openStore } from "../store/open_store.ts";
 import { DeploymentHealth } from "../gateway/health.ts";
 import { InFlight } from "../gateway/in_flight.ts";
@@ -47,7 +47,7 @@ async function main(upstream: string): Promise<void> {
     team: POLICY_TEAM,
     policy: policies.key,
   });
-  const log = consoleLogger({ quiet: Deno.env.get("GATEHOUSE_QUIET") === "1" });
+  const log = loggerFromEnv((name) => Deno.env.get(name));
   keepDeadlineTimer();
   // GATEHOUSE_UPSTREAM_CLIENT=fetch in the driver's environment measures the runtime's fetch.
   const config = readGatewayConfig((name) =>

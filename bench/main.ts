@@ -75,7 +75,8 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
     `a budget holds only the reservations of the requests in flight.`;
   const text = [
     `Policy cost: gatehouse, key with no policy ("none") vs key and team with every policy ` +
-    `("all": ${BENCH_POLICY_FIELDS}); added p50 over direct at c=${CONCURRENCIES[0]}`,
+    `("all": ${BENCH_POLICY_FIELDS}) in a gateway that also writes a JSON log line per ` +
+    `request; both with metrics on; added p50 over direct at c=${CONCURRENCIES[0]}`,
     formatPolicyCosts(costs, label),
     windowNote,
   ].join("\n");

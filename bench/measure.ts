@@ -134,7 +134,8 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
   try {
     console.log(
       `upstream ${targets.upstream.url}, proxy ${targets.proxy.url}, ` +
-        `gatehouse ${targets.gateway.url}\n`,
+        `gatehouse ${targets.gateway.url}, gatehouse with everything on ` +
+        `${targets.policiedGateway.url}\n`,
     );
     const prepared = await prepare(targets, settings, failures, notes);
     // Every process's code must be hot before the first measurement, whichever scenario comes

@@ -64,6 +64,9 @@ async function readAnnouncement(
 /** Extra process settings. */
 export interface ChildOptions {
   env?: Record<string, string>;
+  /** Send its stderr to /dev/null (a gateway logging every request: the child still pays for
+   * each write, the bench does not keep the lines). */
+  discardStderr?: boolean;
 }
 
 /** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
@@ -79,9 +82,9 @@ export async function startChild(
     env: options.env ?? {},
     stdin: "piped",
     stdout: "piped",
-    stderr: "piped",
+    stderr: options.discardStderr ? "null" : "piped",
   }).spawn();
-  const stderr = collect(child.stderr);
+  const stderr = options.discardStderr ? () => "" : collect(child.stderr);
   const kill = () => {
     try {
       child.kill("SIGKILL");

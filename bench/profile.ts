@@ -34,9 +34,11 @@ export async function profileScenario(
     const suffix = target === "gatehouse" ? "" : `-${target}`;
     const file = new URL(`gatehouse-${scenario.id}${suffix}.cpuprofile`, dir);
     await Deno.remove(file).catch(() => {});
-    await targets.gateway.send("profile start");
+    // The policied target is its own process (every policy, metrics, JSON request logs).
+    const gateway = target === "policied" ? targets.policiedGateway : targets.gateway;
+    await gateway.send("profile start");
     const result = await runLoad({ ...load, durationMs: seconds * 1000 });
-    await targets.gateway.send(`profile stop ${file.pathname}`);
+    await gateway.send(`profile stop ${file.pathname}`);
     const profile = await readProfileWhenWritten(file.pathname);
 
     const summary = summarize(profile);

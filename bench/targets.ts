@@ -1,6 +1,8 @@
 /**
- * The three targets as running processes (fake upstream, minimal proxy, gatehouse) and the
- * request each scenario sends to each of them.
+ * The targets as running processes — fake upstream, minimal proxy, gatehouse as operators run it
+ * by default (metrics on; its unpolicied key), and gatehouse with everything on (its key and
+ * team under every policy, metrics, a JSON log line per request) — and the request each scenario
+ * sends to each of them.
  * @module
  */
 import { type ChildServer, startChild } from "./processes.ts";
@@ -13,6 +15,8 @@ export interface Targets {
   gateway: ChildServer;
   /** The gatehouse API key the gateway created, with no policy. */
   key: string;
+  /** The gateway with every policy, metrics and JSON request logs (the `policied` target). */
+  policiedGateway: ChildServer;
   /** Its key with every policy set (`policies.ts`). */
   policiedKey: string;
   stop(): Promise<void>;
@@ -26,6 +30,10 @@ export async function startTargets(): Promise<Targets> {
     startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], {
       env: { GATEHOUSE_QUIET: "1" },
     }),
+    startChild("gatehouse, everything on", "bench/gateway_server.ts", [upstream.url], {
+      env: { GATEHOUSE_LOG_FORMAT: "json" },
+      discardStderr: true,
+    }),
   ]);
   const running = [upstream, ...started.flatMap((s) => s.status === "fulfilled" ? [s.value] : [])];
   const stop = async () => {
@@ -36,13 +44,18 @@ export async function startTargets(): Promise<Targets> {
     await stop();
     throw failed.reason;
   }
-  const [proxy, gateway] = running.slice(1) as [ChildServer, ChildServer];
-  const { key, policiedKey } = gateway.announcement;
+  const [proxy, gateway, policiedGateway] = running.slice(1) as [
+    ChildServer,
+    ChildServer,
+    ChildServer,
+  ];
+  const { key } = gateway.announcement;
+  const { policiedKey } = policiedGateway.announcement;
   if (key === undefined || policiedKey === undefined) {
     await stop();
-    throw new Error("gatehouse did not announce its two API keys");
+    throw new Error("gatehouse did not announce its API keys");
   }
-  return { upstream, proxy, gateway, key, policiedKey, stop };
+  return { upstream, proxy, gateway, key, policiedGateway, policiedKey, stop };
 }
 
 /** What one scenario sends to one target. */
@@ -60,10 +73,10 @@ export function targetRequest(targets: Targets, scenario: Scenario, target: Targ
     direct: { server: targets.upstream, key: client },
     proxy: { server: targets.proxy, key: client },
     gatehouse: { server: targets.gateway, key: targets.key },
-    policied: { server: targets.gateway, key: targets.policiedKey },
+    policied: { server: targets.policiedGateway, key: targets.policiedKey },
   };
   const { server, key } = via[target];
-  const viaGateway = server === targets.gateway;
+  const viaGateway = target === "gatehouse" || target === "policied";
   return {
     url: server.url + scenario.path,
     headers: requestHeaders(scenario, key),
@@ -100,8 +113,10 @@ export async function validate(
 
 /** The `GET /v1/usage` answer for the gatehouse key of `target` (`gatehouse` or `policied`). */
 export async function usageOf(targets: Targets, target: Target): Promise<Record<string, unknown>> {
-  const key = target === "policied" ? targets.policiedKey : targets.key;
-  const response = await fetch(`${targets.gateway.url}/v1/usage`, {
+  const policied = target === "policied";
+  const key = policied ? targets.policiedKey : targets.key;
+  const server = policied ? targets.policiedGateway : targets.gateway;
+  const response = await fetch(`${server.url}/v1/usage`, {
     headers: { authorization: `Bearer ${key}` },
   });
   const text = await response.text();
