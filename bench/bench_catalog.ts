@@ -48,6 +48,8 @@ export function benchCatalog(upstream: string): CatalogConfigInput {
         ...common,
       },
     ],
+    // The streams bench: `bench-paced-60x500` is a chat stream of 60 chunks, one every 500 ms.
+    patterns: [{ pattern: "bench-paced-*", provider: "compat", endpoint_types: [...language] }],
     setup_defaults: {
       flagship: "bench-chat",
       previous: "bench-responses",

@@ -65,6 +65,37 @@ function eventStream(events: Uint8Array<ArrayBuffer>[]): ReadableStream<Uint8Arr
   }, { highWaterMark: 0 });
 }
 
+/** The model prefix of a paced chat stream (the streams bench): `bench-paced-<count>x<ms>`
+ * answers with `count` content chunks, one every `ms`, between its role chunk and its ending. */
+const PACED = /^bench-paced-(\d{1,4})x(\d{1,5})/;
+
+/** A paced chat stream: the chat answer's first event at once, then `count` content events one
+ * every `intervalMs`, then its ending events; stops early when the reader cancels. */
+function pacedStream(events: Uint8Array<ArrayBuffer>[], count: number, intervalMs: number) {
+  const content = events[1]!;
+  const ending = events.slice(events.length - (events.length > 3 ? 3 : 2));
+  let sent = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(events[0]!);
+      const tick = () => {
+        if (sent++ < count) {
+          controller.enqueue(content);
+          timer = setTimeout(tick, intervalMs);
+          return;
+        }
+        for (const event of ending) controller.enqueue(event);
+        controller.close();
+      };
+      timer = setTimeout(tick, intervalMs);
+    },
+    cancel() {
+      clearTimeout(timer);
+    },
+  });
+}
+
 function errorBody(status: number, message: string): Response {
   return Response.json({ error: { message, type: "invalid_request_error" } }, { status });
 }
@@ -86,6 +117,12 @@ async function handle(request: Request): Promise<Response> {
   const withUsage = route === "chat" && options?.include_usage === true;
   const answer = answers(withUsage ? "chat_usage" : route, model);
   const headers = { "x-request-id": "req_bench_0001" };
+  const paced = route !== "messages" && route !== "responses" ? PACED.exec(model) : null;
+  if (body.stream === true && paced !== null) {
+    return new Response(pacedStream(answer.stream, Number(paced[1]), Number(paced[2])), {
+      headers: { ...headers, "content-type": "text/event-stream; charset=utf-8" },
+    });
+  }
   if (body.stream === true) {
     return new Response(eventStream(answer.stream), {
       headers: { ...headers, "content-type": "text/event-stream; charset=utf-8" },

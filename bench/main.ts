@@ -27,6 +27,8 @@
  *                                         policy, Redis commands per request, ledger rows/s;
  *                                         writes bench/results/scale.json (--seconds=10,
  *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
+ *   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:
+ *                                         completion, chunk gaps, RSS (`streams/main.ts`)
  *   deno task bench --only=observe        what metrics and the request log cost (issue #18,
  *                                         `observe/main.ts`): main.ts with both off, metrics on,
  *                                         metrics and a JSON line per request, under wrk at c=1
@@ -46,7 +48,8 @@ import {
   TARGETS,
 } from "./report.ts";
 import type { Scenario } from "./scenarios.ts";
-import { isObserveRun, isScaleRun, parseSettings } from "./settings.ts";
+import { isObserveRun, isScaleRun, isStreamsRun, parseSettings } from "./settings.ts";
+import { runStreams } from "./streams/main.ts";
 import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
 import { wrkInstalled } from "./scale/wrk.ts";
@@ -94,6 +97,7 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
 async function main(): Promise<number> {
   if (isScaleRun(Deno.args)) return await runScale(Deno.args);
   if (isObserveRun(Deno.args)) return await runObserve(Deno.args);
+  if (isStreamsRun(Deno.args)) return await runStreams(Deno.args);
   const settings = parseSettings(Deno.args);
   if (settings.profile) {
     return await profileScenario(

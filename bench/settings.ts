@@ -12,6 +12,11 @@ export function isScaleRun(args: readonly string[]): boolean {
   return args.includes(`--only=${SCALE_GROUP}`);
 }
 
+/** Whether the arguments ask for the many-streams bench (`--only=streams`, issue #19). */
+export function isStreamsRun(args: readonly string[]): boolean {
+  return args.includes("--only=streams");
+}
+
 /** The `--only` value that runs the observability-cost bench (`observe/main.ts`, issue #18). */
 export const OBSERVE_GROUP = "observe";
 

@@ -36,6 +36,8 @@ export function parseStartup(stdout: string): StartupOutput | null {
 
 /** A running `main.ts`. */
 export interface GatewayProcess extends StartupOutput {
+  /** Its process id (the streams bench reads its memory). */
+  pid: number;
   /** The process's stdout and stderr so far. */
   output(): string;
   /** SIGTERM (the graceful drain), SIGKILL after `graceMs`; resolves with the exit code. */
@@ -93,6 +95,7 @@ export async function startGateway(
     if (startup !== null) {
       return {
         ...startup,
+        pid: child.pid,
         output,
         async stop(graceMs = 10_000) {
           kill("SIGTERM");
