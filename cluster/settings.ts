@@ -104,6 +104,7 @@ export function redactUrl(url: string): string {
     parsed.username = "";
     parsed.password = "";
     parsed.search = "";
+    parsed.hash = "";
     return parsed.toString().replace(/\/$/, "");
   } catch {
     return "<not a URL>";

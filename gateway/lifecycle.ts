@@ -356,7 +356,7 @@ export class Lifecycle implements Drainable {
     const cost = costOf(this.#pricing, usage, this.#images);
     const record = this.#record(outcome, status, cost, usage);
     handOn(this.#deps, this.#admission, { usage, images: this.#images, cost, outcome }, record);
-    this.#observed?.settled(record, this.#request);
+    this.#observed?.settled(record);
   }
 
   #record(outcome: Outcome, status: number, cost: number, usage: Usage): UsageRecord {

@@ -12,6 +12,7 @@ import {
   maxTokensOf,
   type Observer,
   type RequestObservation,
+  type RequestStart,
 } from "../observe/observer.ts";
 import type { Logger, RouteRequest } from "./exchange.ts";
 
@@ -24,48 +25,42 @@ export function observeRequest(
   stream: boolean,
   log: Logger,
 ): ObservedRequest | null {
-  const receivedAt = request.receivedAt ?? performance.now();
-  const headers = request.headers;
+  const start = requestStart(requestId, request, stream);
   let observation: RequestObservation | null;
   try {
-    observation = begin(observer, requestId, request, stream, receivedAt, headers);
+    observation = observer.begin(start);
   } catch (error) {
     observerFailed(log, requestId, error);
     return null;
   }
-  return observation === null ? null : new ObservedRequest(observation, receivedAt, log, requestId);
+  return observation === null ? null : new ObservedRequest(observation, start, log);
 }
 
 function observerFailed(log: Logger, requestId: string, error: unknown): void {
   log.error("an observer failed", { requestId, error: String(error) });
 }
 
-function begin(
-  observer: Observer,
-  requestId: string,
-  request: RouteRequest,
-  stream: boolean,
-  receivedAt: number,
-  headers: Headers | undefined,
-): RequestObservation | null {
-  return observer.begin({
+function requestStart(requestId: string, request: RouteRequest, stream: boolean): RequestStart {
+  const headers = request.headers;
+  return {
     requestId,
     route: request.route,
     key: request.key,
     stream,
-    receivedAt,
+    receivedAt: request.receivedAt ?? performance.now(),
     model: typeof request.body.model === "string" ? request.body.model : "",
     maxTokens: maxTokensOf(request.body),
     userAgent: headers?.get("user-agent") ?? null,
     traceparent: headers?.get("traceparent") ?? null,
     tracestate: headers?.get("tracestate") ?? null,
-  });
+  };
 }
 
 /** The observed state of one request. */
 export class ObservedRequest {
   readonly #observation: RequestObservation;
-  readonly #receivedAt: number;
+  /** What the observers were told at the start (its arrival time, key, user agent). */
+  readonly #start: RequestStart;
   #attemptAt = 0;
   #upstreamMs = 0;
   #pausedMs = 0;
@@ -80,13 +75,11 @@ export class ObservedRequest {
   limit: string | null = null;
 
   readonly #log: Logger;
-  readonly #requestId: string;
 
-  constructor(observation: RequestObservation, receivedAt: number, log: Logger, requestId: string) {
+  constructor(observation: RequestObservation, start: RequestStart, log: Logger) {
     this.#observation = observation;
-    this.#receivedAt = receivedAt;
+    this.#start = start;
     this.#log = log;
-    this.#requestId = requestId;
   }
 
   /** Attempt `attempt` (1-based) begins on `model`'s deployment. */
@@ -96,7 +89,7 @@ export class ObservedRequest {
       this.upstreamHeaders = this.#observation.attemptStarted(model, attempt);
     } catch (error) {
       this.upstreamHeaders = undefined;
-      observerFailed(this.#log, this.#requestId, error);
+      observerFailed(this.#log, this.#start.requestId, error);
     }
   }
 
@@ -132,30 +125,30 @@ export class ObservedRequest {
       try {
         this.#observation.attemptEnded(records[index]!, index + 1);
       } catch (error) {
-        observerFailed(this.#log, this.#requestId, error);
+        observerFailed(this.#log, this.#start.requestId, error);
       }
     }
   }
 
   /** The request settled with `record`: the last attempts and the request go to the observers.
    * An observer that throws costs the request nothing: it is logged. */
-  settled(record: UsageRecord, request: RouteRequest): void {
+  settled(record: UsageRecord): void {
     try {
-      this.#settled(record, request);
+      this.#settled(record);
     } catch (error) {
-      observerFailed(this.#log, this.#requestId, error);
+      observerFailed(this.#log, record.requestId, error);
     }
   }
 
-  #settled(record: UsageRecord, request: RouteRequest): void {
+  #settled(record: UsageRecord): void {
     this.attemptsEnded(record.attemptLog ?? []);
     const now = performance.now();
-    const start = this.#receivedAt;
+    const start = this.#start.receivedAt;
     const ownEnd = (this.#firstByteAt ?? now) - start;
     this.#observation.settled({
       record,
-      key: request.key,
-      userAgent: request.headers?.get("user-agent") ?? null,
+      key: this.#start.key,
+      userAgent: this.#start.userAgent,
       refusal: this.refusal,
       limit: this.limit,
       durationMs: now - start,

@@ -8,7 +8,7 @@
  * none, and the user agent (the one client-chosen text) is cut and stripped.
  * @module
  */
-import type { ConsoleLogger } from "../../gateway/log.ts";
+import { type ConsoleLogger, isConsoleLogger } from "../../gateway/log.ts";
 import type { Logger } from "../../gateway/exchange.ts";
 import type { Observer, RequestObservation, SettledRequest } from "../observer.ts";
 import { clientText, textValue } from "./format.ts";
@@ -106,7 +106,7 @@ function formatCost(cost: number): string {
 /** The request log writing to `log`: an event line on a console logger; on another logger
  * (a test's memory logger) an info line `request` with the fields. */
 export function requestLogObserver(log: ConsoleLogger | Logger): Observer {
-  const write = "event" in log
+  const write = isConsoleLogger(log)
     ? (line: RequestLine) => log.event("info", "request", "request", line, requestText(line))
     : (line: RequestLine) => log.info("request", line);
   // One observation for every request: the line needs nothing from before the settle.

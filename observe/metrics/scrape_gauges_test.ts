@@ -7,33 +7,13 @@ import type { UsageRecord } from "../../store/store.ts";
 import { createMetrics } from "./metrics.ts";
 import { BUDGET_CACHE_MS } from "./scrape_gauges.ts";
 import { parseExposition, samplesOf, total } from "./testing.ts";
+import { usageRow } from "../../store/store_suite.ts";
 
 const DAY = Date.UTC(2026, 10, 26, 12);
 
+/** A ledger row of `keyId` costing `cost` at `time`, each with its own id. */
 function spent(keyId: string, cost: number, time: number): UsageRecord {
-  return {
-    requestId: crypto.randomUUID(),
-    keyId,
-    model: "gpt-5",
-    servedModel: "gpt-5",
-    upstream: "mock",
-    upstreamId: null,
-    route: "/v1/chat/completions",
-    status: 200,
-    outcome: "ok",
-    attempts: 1,
-    inputTokens: 1,
-    outputTokens: 1,
-    cachedTokens: 0,
-    cacheWriteTokens: 0,
-    reasoningTokens: 0,
-    images: 0,
-    cost,
-    latencyMs: 1,
-    firstByteMs: 1,
-    stream: false,
-    time,
-  };
+  return { ...usageRow(keyId, cost, time), requestId: crypto.randomUUID() };
 }
 
 Deno.test("scrape gauges: budget remaining per key and team from the ledger, cached", async () => {

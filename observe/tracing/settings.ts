@@ -189,13 +189,3 @@ export function readTracingSettings(env: Env): TracingChoice {
   };
   return { settings, warnings };
 }
-
-/** `url` as it may be logged: no user info, query or fragment (any of them may hold a token). */
-export function loggableUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.origin}${parsed.pathname}`;
-  } catch {
-    return "(not a URL)";
-  }
-}

@@ -15,7 +15,8 @@ import type * as OtelSdk from "@opentelemetry/sdk-trace";
 import type { Env } from "../../gateway/config.ts";
 import type { Logger } from "../../gateway/exchange.ts";
 import type { Observer } from "../observer.ts";
-import { loggableUrl, readTracingSettings, type TracingSettings } from "./settings.ts";
+import { readTracingSettings, type TracingSettings } from "./settings.ts";
+import { redactUrl } from "../../cluster/settings.ts";
 import { traceObserver } from "./trace_observer.ts";
 
 /** Running tracing: its observer and how to stop it. */
@@ -118,7 +119,7 @@ export async function startTracing(env: Env, log: Logger): Promise<Tracing | nul
 }
 
 async function start(settings: TracingSettings, log: Logger): Promise<Tracing> {
-  const url = loggableUrl(settings.url);
+  const url = redactUrl(settings.url);
   const [api, core, resources, sdk, otlp] = await Promise.all([
     import("@opentelemetry/api"),
     import("@opentelemetry/core"),

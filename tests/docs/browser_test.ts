@@ -6,26 +6,14 @@
 import assert from "node:assert/strict";
 import { routeList } from "../../routes/table.ts";
 import type { BrowserReport } from "./browser_driver.ts";
-import { runCommand, startDocsEnv } from "./docs_env.ts";
+import { chromiumPresent, chromiumSkipped, runCommand, startDocsEnv } from "./docs_env.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
 const SCREENSHOTS = new URL("../screenshots", import.meta.url).pathname;
 const DRIVER = new URL("./browser_driver.ts", import.meta.url).pathname;
 
-const skipped = present
-  ? ""
-  : ` (skipped: ${CHROMIUM} is not installed; enable with: apt-get install -y chromium)`;
-
 Deno.test({
-  name: `headless Chromium shows the reference's route list and the catalog rows${skipped}`,
-  ignore: !present,
+  name: `headless Chromium shows the reference's route list and the catalog rows${chromiumSkipped}`,
+  ignore: !chromiumPresent,
   fn: async () => {
     const env = await startDocsEnv();
     try {

@@ -11,25 +11,13 @@ import { startGateway } from "../governance/gateway_process.ts";
 import type { ChartsSeen, DashboardReport } from "./dashboard_driver.ts";
 import type { EmptyReport } from "./dashboard_empty_driver.ts";
 import { seedLedger } from "./dashboard_seed.ts";
-import { runCommand } from "./docs_env.ts";
+import { chromiumPresent, chromiumSkipped, runCommand } from "./docs_env.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const present = (() => {
-  try {
-    return Deno.statSync(CHROMIUM).isFile;
-  } catch {
-    return false;
-  }
-})();
 const SCREENSHOTS = new URL("../screenshots", import.meta.url).pathname;
 const DRIVER = new URL("./dashboard_driver.ts", import.meta.url).pathname;
 const EMPTY_DRIVER = new URL("./dashboard_empty_driver.ts", import.meta.url).pathname;
 const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 const DAY = 86_400_000;
-
-const skipped = present
-  ? ""
-  : ` (skipped: ${CHROMIUM} is not installed; enable with: apt-get install -y chromium)`;
 
 /** The rows of `[start, end)` of a chart window. */
 function within(rows: UsageRecord[], seen: ChartsSeen): UsageRecord[] {
@@ -43,8 +31,9 @@ const total = (chart: ChartsSeen["charts"][string], label?: string) =>
     .reduce((sum, d) => sum + d.data.reduce<number>((s, v) => s + (v ?? 0), 0), 0);
 
 Deno.test({
-  name: `headless Chromium: the dashboard's charts, and a key created, used and revoked${skipped}`,
-  ignore: !present,
+  name:
+    `headless Chromium: the dashboard's charts, and a key created, used and revoked${chromiumSkipped}`,
+  ignore: !chromiumPresent,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -129,8 +118,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: `headless Chromium: the dashboard over an empty ledger${skipped}`,
-  ignore: !present,
+  name: `headless Chromium: the dashboard over an empty ledger${chromiumSkipped}`,
+  ignore: !chromiumPresent,
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {

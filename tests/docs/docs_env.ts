@@ -6,6 +6,23 @@
 import { createDocsApp, type DocsOptions } from "../../docs/mod.ts";
 import { type Harness, listen, makeHarness } from "../harness.ts";
 
+/** Debian's Chromium, which the browser tests drive through playwright-core. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Whether {@link CHROMIUM} is installed (the browser tests are ignored without it). */
+export const chromiumPresent = (() => {
+  try {
+    return Deno.statSync(CHROMIUM).isFile;
+  } catch {
+    return false;
+  }
+})();
+
+/** The suffix a browser test's name takes when it is ignored: why, and how to enable it. */
+export const chromiumSkipped = chromiumPresent
+  ? ""
+  : ` (skipped: ${CHROMIUM} is not installed; enable with: apt-get install -y chromium)`;
+
 /** A gateway, its docs host, and a temporary HOME. */
 export interface DocsEnv {
   harness: Harness;
