@@ -99,14 +99,6 @@ async function main(): Promise<number> {
   if (isObserveRun(Deno.args)) return await runObserve(Deno.args);
   if (isStreamsRun(Deno.args)) return await runStreams(Deno.args);
   const settings = parseSettings(Deno.args);
-  if (settings.profile) {
-    return await profileScenario(
-      settings.profile,
-      settings.seconds,
-      settings.profileConcurrency,
-      settings.profileTarget,
-    );
-  }
   if (settings.generator === "wrk" && !(await wrkInstalled())) {
     console.log(
       "wrk is not installed (apt-get install wrk): measuring with the in-process fetch load " +
@@ -114,6 +106,15 @@ async function main(): Promise<number> {
         "differences between the targets.",
     );
     settings.generator = "fetch";
+  }
+  if (settings.profile) {
+    return await profileScenario(
+      settings.profile,
+      settings.seconds,
+      settings.profileConcurrency,
+      settings.profileTarget,
+      settings.generator,
+    );
   }
   const runs = settings.scenarios.reduce((n, s) => n + s.targets.length, 0);
   // wrk runs whole seconds: a slice (a fifth of a measurement) takes at least one.

@@ -6,7 +6,8 @@
  * @module
  */
 import { readProfileWhenWritten, summarize } from "./cpu_profile.ts";
-import { runLoad } from "./load.ts";
+import { type LoadResult, type LoadSpec, runLoad, summarizeLoads } from "./load.ts";
+import { wrkSampleLoad } from "./wrk_load.ts";
 import { table } from "./report.ts";
 import type { Scenario, Target } from "./scenarios.ts";
 import { startTargets, targetRequest, validate } from "./targets.ts";
@@ -18,7 +19,12 @@ export async function profileScenario(
   seconds: number,
   concurrency = 32,
   target: Target = "gatehouse",
+  generator: "wrk" | "fetch" = "wrk",
 ): Promise<number> {
+  // The load generator takes CPU time too: wrk's is outside the runtime being profiled.
+  const runLoadWith = generator === "wrk"
+    ? async (spec: LoadSpec): Promise<LoadResult> => summarizeLoads([await wrkSampleLoad(spec)])
+    : runLoad;
   const targets = await startTargets();
   try {
     const request = targetRequest(targets, scenario, target);
@@ -28,7 +34,7 @@ export async function profileScenario(
       return 1;
     }
     const load = { ...request, maxRequests: 200_000, concurrency };
-    await runLoad({ ...load, durationMs: 1000 });
+    await runLoadWith({ ...load, durationMs: 1000 });
     const dir = new URL("./results/", import.meta.url);
     await Deno.mkdir(dir, { recursive: true });
     const suffix = target === "gatehouse" ? "" : `-${target}`;
@@ -37,7 +43,7 @@ export async function profileScenario(
     // The policied target is its own process (every policy, metrics, JSON request logs).
     const gateway = target === "policied" ? targets.policiedGateway : targets.gateway;
     await gateway.send("profile start");
-    const result = await runLoad({ ...load, durationMs: seconds * 1000 });
+    const result = await runLoadWith({ ...load, durationMs: seconds * 1000 });
     await gateway.send(`profile stop ${file.pathname}`);
     const profile = await readProfileWhenWritten(file.pathname);
 
@@ -58,7 +64,7 @@ export async function profileScenario(
     console.log(
       `${scenario.label} through gatehouse (${target} key), c=${concurrency}: ${
         result.throughput.toFixed(0)
-      } req/s, ` +
+      } req/s (${generator}), ` +
         `${result.requests} requests in ${wall.toFixed(0)} ms; the gateway's event loop was busy ` +
         `${busy.toFixed(0)} ms (${((busy / wall) * 100).toFixed(0)}%), ` +
         `${(busy / result.requests).toFixed(3)} ms per request. Shares below are of busy time.\n`,
