@@ -13,7 +13,8 @@ import { requestId } from "./routes/request_id.ts";
 import { errorHandler } from "./routes/on_error.ts";
 import { validationError } from "./routes/render_error.ts";
 import { routes } from "./routes/table.ts";
-import { countTokensHandler, imagesHandler, llmHandler } from "./routes/handlers/llm.ts";
+import { honoModelHandler, modelHandlers } from "./routes/handlers/llm.ts";
+import { modelLane } from "./routes/model_lane.ts";
 import { getModelHandler, listModelsHandler } from "./routes/handlers/models.ts";
 import { rootHandler } from "./routes/handlers/root.ts";
 import { usageHandler } from "./routes/handlers/usage.ts";
@@ -45,17 +46,11 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
 
   app.openapi(routes.listModels.route, listModelsHandler(deps.catalog));
   app.openapi(routes.getModel.route, getModelHandler(deps.catalog));
-  // Each handler records its row's canonical path as the ledger's route, whichever twin was called.
-  const { chatCompletions, responses, messages } = routes;
-  app.openapi(chatCompletions.route, llmHandler(deps, "openai_chat", chatCompletions.route.path));
-  app.openapi(responses.route, llmHandler(deps, "openai_responses", responses.route.path));
-  app.openapi(messages.route, llmHandler(deps, "anthropic_messages", messages.route.path));
-  // These two answer with bodies the gateway built (forwarded bytes, local counts), which the
-  // typed c.json() handlers of their routes cannot express; the routes' schemas document them.
-  const countTokens = countTokensHandler(deps);
-  app.openapi(routes.countTokens.route, async (c) => prebuilt(await countTokens(c)));
-  const images = imagesHandler(deps);
-  app.openapi(routes.imagesGenerations.route, async (c) => prebuilt(await images(c)));
+  // The model routes answer with responses the gateway built (forwarded bytes, streams, local
+  // counts), which the typed c.json() handlers of their routes cannot express; the routes'
+  // schemas document them. The lane serves their POSTs; the app, everything else.
+  const handlers = modelHandlers(deps);
+  for (const [spec, handler] of handlers) app.openapi(spec.route, honoModelHandler(spec, handler));
   app.openapi(routes.usage.route, usageHandler(deps.store, deps.admitter));
   app.openapi(routes.root.route, rootHandler(deps.config));
   app.openapi(routes.healthz.route, (c) => c.json({ status: "ok" as const }, 200));
@@ -70,5 +65,8 @@ export function createApp(deps: GatewayDeps): OpenAPIHono<AppEnv> {
   registerAdminRoutes(app, deps);
   const document = openApiDocument(app, deps.config.publicBaseUrl);
   app.openapi(routes.openapi.route, (c) => c.json(document(), 200));
+  const lane = modelLane(deps, handlers);
+  const served = app.fetch;
+  app.fetch = (request, env, executionCtx) => lane(request) ?? served(request, env, executionCtx);
   return app;
 }

@@ -33,7 +33,18 @@ function benchEnv(name: string): string | undefined {
   return name === BENCH_KEY_ENV ? BENCH_UPSTREAM_KEY : undefined;
 }
 
-async function main(upstream: string): Promise<void> {
+/** The bench's gateway, built and not yet served. */
+export interface BenchGateway {
+  fetch: (request: Request) => Response | Promise<Response>;
+  /** The key with no policy. */
+  key: string;
+  /** The key under every policy. */
+  policiedKey: string;
+  close(): Promise<void>;
+}
+
+/** Builds the bench's gateway in front of `upstream` (env: the process's, for the observers). */
+export async function buildBenchGateway(upstream: string): Promise<BenchGateway> {
   const source = "bench catalog";
   const catalog = new Catalog(parseCatalogConfig(benchCatalog(upstream), source), benchEnv, {
     source,
@@ -81,15 +92,28 @@ async function main(upstream: string): Promise<void> {
     observer: observers.observer,
     metrics: observers.metrics,
   });
+  return {
+    fetch: app.fetch,
+    key,
+    policiedKey,
+    async close() {
+      await observers.close();
+      await store.close();
+    },
+  };
+}
+
+async function main(upstream: string): Promise<void> {
+  const gateway = await buildBenchGateway(upstream);
+  const { key, policiedKey } = gateway;
   const server = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
     onListen: ({ port }) => announce({ port, key, policiedKey }),
-  }, app.fetch);
+  }, gateway.fetch);
   await exitWithParent(async () => {
     await server.shutdown();
-    await observers.close();
-    await store.close();
+    await gateway.close();
   }, profileCommands());
 }
 

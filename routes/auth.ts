@@ -5,11 +5,11 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { GatewayError } from "../core/errors.ts";
-import type { KeyRefusal, Store } from "../store/store.ts";
+import type { KeyRecord, KeyRefusal, Store } from "../store/store.ts";
 import { assertNever } from "../core/stream.ts";
 import type { AppEnv } from "./env.ts";
 import { type KeySources, keySources } from "./security.ts";
-import { routeList } from "./table.ts";
+import { routeList, type RouteSpec } from "./table.ts";
 
 /** A presented credential, or why there is none. */
 export type Presented = { key: string } | { problem: string };
@@ -85,36 +85,51 @@ export function refusalMessage(refusal: KeyRefusal): string {
 
 const iso = (time: number) => new Date(time).toISOString();
 
+/** Verifies the key `headers` present for `spec`'s route (read from `sources`, the route's
+ * security): its record, or a 401/403 `GatewayError` saying what is wrong. */
+export async function authenticate(
+  store: Store,
+  spec: RouteSpec,
+  sources: KeySources,
+  headers: Headers,
+): Promise<KeyRecord> {
+  const presented = presentedKey(headers, sources);
+  if ("problem" in presented) {
+    throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
+  }
+  const check = await store.checkKey(presented.key);
+  if (!("record" in check)) {
+    throw new GatewayError("authentication", 401, refusalMessage(check), {
+      code: check.reason === "expired" ? "expired_api_key" : "invalid_api_key",
+    });
+  }
+  const record = check.record;
+  if (sources.adminOnly && !record.admin) {
+    throw new GatewayError(
+      "permission",
+      403,
+      `${spec.route.path} is an admin route and this key is not an admin key: call it with an ` +
+        "admin key (deno task keys create --name NAME --admin).",
+      { code: "admin_key_required" },
+    );
+  }
+  return record;
+}
+
+/** Each row's key sources, computed once, so a scheme the table names but never declares stops
+ * the start. */
+export function keySourcesByRoute(): Map<RouteSpec, KeySources> {
+  return new Map(routeList.map((spec) => [spec, keySources(spec.route.security)]));
+}
+
 /** Middleware: verifies the caller's key and stores its record as `key`. Which routes need a key,
  * and in which headers, is each row's OpenAPI `security` (an empty list: no key). */
 export function apiKeyAuth(store: Store): MiddlewareHandler<AppEnv> {
-  // Computed once, so a scheme the table names but never declares stops the start.
-  const sourcesOf = new Map(routeList.map((spec) => [spec, keySources(spec.route.security)]));
+  const sourcesOf = keySourcesByRoute();
   return async function apiKeyAuth(c, next) {
     const spec = c.get("spec");
     if (spec.route.security.length === 0) return await next();
-    const sources = sourcesOf.get(spec)!;
-    const presented = presentedKey(c.req.raw.headers, sources);
-    if ("problem" in presented) {
-      throw new GatewayError("authentication", 401, presented.problem, { code: "invalid_api_key" });
-    }
-    const check = await store.checkKey(presented.key);
-    if (!("record" in check)) {
-      throw new GatewayError("authentication", 401, refusalMessage(check), {
-        code: check.reason === "expired" ? "expired_api_key" : "invalid_api_key",
-      });
-    }
-    const record = check.record;
-    if (sources.adminOnly && !record.admin) {
-      throw new GatewayError(
-        "permission",
-        403,
-        `${spec.route.path} is an admin route and this key is not an admin key: call it with an ` +
-          "admin key (deno task keys create --name NAME --admin).",
-        { code: "admin_key_required" },
-      );
-    }
-    c.set("key", record);
+    c.set("key", await authenticate(store, spec, sourcesOf.get(spec)!, c.req.raw.headers));
     await next();
   };
 }

@@ -37,6 +37,55 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
+/** A JSON request body as read: the object and its length in characters. */
+export interface JsonBody {
+  value: Record<string, unknown>;
+  length: number;
+}
+
+/** Reads `request`'s JSON object body under `limit` bytes: a 413, or a 400 saying what is wrong
+ * (content type, no body, not JSON, not an object), or `ClientGone` when the client left while
+ * it was read. */
+export async function readJsonBody(
+  request: Request,
+  limit: number,
+  decoder: TextDecoder,
+): Promise<JsonBody> {
+  const headers = request.headers;
+  const length = headers.get("content-length");
+  if (length !== null && Number(length) > limit) throw tooLarge(limit);
+  const type = (headers.get("content-type") ?? "").split(";")[0]!.trim();
+  if (!JSON_TYPE.test(type)) {
+    throw invalidRequest(
+      `The request body must be JSON sent with "Content-Type: application/json" (got ${
+        type === "" ? "no Content-Type" : `"${type}"`
+      }).`,
+    );
+  }
+  const raw = request.body;
+  if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
+  // With a Content-Length (checked above) the runtime reads the body natively; a chunked
+  // body is read here, counting, so an oversized one is refused before it is all in memory.
+  let text: string;
+  try {
+    text = length !== null ? await request.text() : decoder.decode(await readLimited(raw, limit));
+  } catch (error) {
+    // Reading a request body fails only when its client goes away (or it is over the limit).
+    if (error instanceof GatewayError) throw error;
+    throw new ClientGone(error);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalidRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw invalidRequest("The request body must be a JSON object.");
+  }
+  return { value: value as Record<string, unknown>, length: text.length };
+}
+
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
  * (called by the route validator and by the handler) then hands out that parsed value, also kept
  * as the `body` variable (a refusal's ledger row names the body's model). */
@@ -44,43 +93,11 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
     if (c.req.method !== "POST") return await next();
-    const length = c.req.header("content-length");
-    if (length !== undefined && Number(length) > limit) throw tooLarge(limit);
-    const type = (c.req.header("content-type") ?? "").split(";")[0]!.trim();
-    if (!JSON_TYPE.test(type)) {
-      throw invalidRequest(
-        `The request body must be JSON sent with "Content-Type: application/json" (got ${
-          type === "" ? "no Content-Type" : `"${type}"`
-        }).`,
-      );
-    }
-    const raw = c.req.raw.body;
-    if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
-    // With a Content-Length (checked above) the runtime reads the body natively; a chunked
-    // body is read here, counting, so an oversized one is refused before it is all in memory.
-    let text: string;
-    try {
-      text = length !== undefined
-        ? await c.req.raw.text()
-        : decoder.decode(await readLimited(raw, limit));
-    } catch (error) {
-      // Reading a request body fails only when its client goes away (or it is over the limit).
-      if (error instanceof GatewayError) throw error;
-      throw new ClientGone(error);
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      throw invalidRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
-    }
-    if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw invalidRequest("The request body must be a JSON object.");
-    }
+    const { value, length } = await readJsonBody(c.req.raw, limit, decoder);
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
-    c.set("body", value as Record<string, unknown>);
-    c.set("bodyBytes", text.length);
+    c.set("body", value);
+    c.set("bodyBytes", length);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

@@ -11,10 +11,11 @@ import type { Context } from "hono";
 import type { GatewayDeps, RouteRequest } from "../gateway/exchange.ts";
 import { Lifecycle } from "../gateway/lifecycle.ts";
 import type { AppEnv } from "./env.ts";
+import type { KeyRecord } from "../store/store.ts";
 import { routes, type RouteSpec } from "./table.ts";
 
 /** The model routes: the ones whose requests the ledger counts, one row each. */
-const MODEL_ROUTES: ReadonlySet<RouteSpec> = new Set<RouteSpec>([
+export const MODEL_ROUTES: ReadonlySet<RouteSpec> = new Set<RouteSpec>([
   routes.chatCompletions,
   routes.responses,
   routes.messages,
@@ -25,25 +26,51 @@ const MODEL_ROUTES: ReadonlySet<RouteSpec> = new Set<RouteSpec>([
 /** The request as a model handler gives it to the gateway (`gateway/handle_*.ts`), on canonical
  * `route`. Marks it handed over: from here its lifecycle records the row and logs its failures,
  * so the error handler does neither. */
-export async function handOver(c: Context<AppEnv>, route: string): Promise<RouteRequest> {
+export async function handOver(c: Context<AppEnv>, route: string): Promise<HandedOver> {
   const body = await c.req.json() as Record<string, unknown>;
   // Last, after anything that could throw: nothing is left between this mark and the
   // handler's `withLifecycle`.
   c.set("handedOver", true);
-  return requestOf(c, route, body);
+  return routeRequest(route, body, factsOf(c));
 }
 
-/** The request on canonical `route` with `body`, as the gateway takes it. */
-function requestOf(c: Context<AppEnv>, route: string, body: Record<string, unknown>): RouteRequest {
+/** What the routes learnt of an authenticated model request before its handler. */
+export interface RouteFacts {
+  raw: Request;
+  key: KeyRecord;
+  requestId: string;
+  bodyBytes: number | null;
+  receivedAt: number;
+}
+
+function factsOf(c: Context<AppEnv>): RouteFacts {
   return {
-    route,
-    body,
-    signal: c.req.raw.signal,
+    raw: c.req.raw,
     key: c.get("key"),
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
     receivedAt: c.get("receivedAt"),
-    headers: c.req.raw.headers,
+  };
+}
+
+/** A model request as the routes hand it over: always with the client's headers. */
+export type HandedOver = RouteRequest & { headers: Headers };
+
+/** The request on canonical `route` with `body`, as the gateway takes it. */
+export function routeRequest(
+  route: string,
+  body: Record<string, unknown>,
+  facts: RouteFacts,
+): HandedOver {
+  return {
+    route,
+    body,
+    signal: facts.raw.signal,
+    key: facts.key,
+    requestId: facts.requestId,
+    bodyBytes: facts.bodyBytes,
+    receivedAt: facts.receivedAt,
+    headers: facts.raw.headers,
   };
 }
 
@@ -55,15 +82,32 @@ function refusedModelRequest(c: Context<AppEnv>): RouteSpec | null {
   return spec !== undefined && MODEL_ROUTES.has(spec) ? spec : null;
 }
 
+/** Whether `spec` is a model route: one whose requests the ledger counts. */
+export function isModelRoute(spec: RouteSpec): boolean {
+  return MODEL_ROUTES.has(spec);
+}
+
 /** Writes the one ledger row of an authenticated model request stopped by `error` before its
  * handler: `rejected` with the error's status (400 bad JSON or schema, 413 too large),
  * `client_disconnect` when the client left while its body was read. The model is the body's
  * `model` string when the body parsed and has one, else "". The lifecycle logs a failure of
- * gatehouse's own code. False, with nothing done, for any other request. */
+ * gatehouse's own code. */
+export function settleModelRefusal(
+  deps: GatewayDeps,
+  route: string,
+  facts: RouteFacts,
+  body: Record<string, unknown> | undefined,
+  error: unknown,
+): void {
+  const parsed = body ?? {};
+  new Lifecycle(deps, routeRequest(route, parsed, facts), parsed.stream === true).fail(error);
+}
+
+/** {@link settleModelRefusal} for a request the Hono app refused: false, with nothing done, for
+ * any request that is not an authenticated model request stopped before its handler. */
 export function settleRefusal(deps: GatewayDeps, c: Context<AppEnv>, error: unknown): boolean {
   const spec = refusedModelRequest(c);
   if (spec === null) return false;
-  const body = c.get("body") ?? {};
-  new Lifecycle(deps, requestOf(c, spec.route.path, body), body.stream === true).fail(error);
+  settleModelRefusal(deps, spec.route.path, factsOf(c), c.get("body"), error);
   return true;
 }

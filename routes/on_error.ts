@@ -8,7 +8,7 @@
  * most an info line.
  * @module
  */
-import type { Context, ErrorHandler } from "hono";
+import type { ErrorHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { GatewayDeps, Logger } from "../gateway/exchange.ts";
 import { ClientGone } from "../core/errors.ts";
@@ -22,7 +22,12 @@ export function errorHandler(deps: GatewayDeps): ErrorHandler<AppEnv> {
   return function onError(error, c) {
     // A handed-over request's lifecycle has already settled and logged this failure.
     if (c.get("handedOver") !== true && !settleRefusal(deps, c, error)) {
-      logFailure(deps.log, c, error);
+      logFailure(deps.log, {
+        requestId: c.get("requestId"),
+        method: c.req.method,
+        path: c.req.path,
+        signal: c.req.raw.signal,
+      }, error);
     }
     const response = errorResponse(toGatewayError(error), c.get("envelope") ?? "openai");
     const id = c.get("requestId");
@@ -34,14 +39,14 @@ export function errorHandler(deps: GatewayDeps): ErrorHandler<AppEnv> {
 /** Logs the failure of a request outside the ledger: nothing for a refusal the gateway chose (an
  * HTTP exception, `GatewayError` included), an info line when the client had left, else an error
  * line with the stack. */
-function logFailure(log: Logger, c: Context<AppEnv>, error: unknown): void {
+export function logFailure(
+  log: Logger,
+  request: { requestId: string | undefined; method: string; path: string; signal: AbortSignal },
+  error: unknown,
+): void {
   if (error instanceof HTTPException) return;
-  const fields = {
-    requestId: c.get("requestId"),
-    method: c.req.method,
-    path: c.req.path,
-  };
-  if (error instanceof ClientGone || c.req.raw.signal.aborted) {
+  const fields = { requestId: request.requestId, method: request.method, path: request.path };
+  if (error instanceof ClientGone || request.signal.aborted) {
     log.info("the client left before the answer", fields);
     return;
   }
