@@ -1,16 +1,20 @@
 /**
  * The observer that turns each settled request and each upstream attempt into series updates.
  * The hot path is a Map lookup per request (and per attempt) for a bundle of label children
- * resolved once per label combination, then plain `inc` / `observe` calls on them: nothing is
- * formatted or allocated per request beyond the lookup key.
+ * resolved once per label combination, then `inc` / `observe` calls on them that update the
+ * stored series in place (`direct_children.ts`): nothing is formatted or allocated per request
+ * beyond the lookup key.
  * @module
  */
 import type { Observer, RequestObservation, SettledRequest } from "../observer.ts";
 import type { AttemptRecord } from "../../store/store.ts";
 import type { Series } from "./series.ts";
-
-type CounterChild = ReturnType<Series["requests"]["labels"]>;
-type HistogramChild = ReturnType<Series["duration"]["labels"]>;
+import {
+  type DirectCounter as CounterChild,
+  directCounter,
+  type DirectHistogram as HistogramChild,
+  directHistogram,
+} from "./direct_children.ts";
 
 /** The children one label combination of a settled request updates. */
 interface RequestChildren {
@@ -106,18 +110,18 @@ export function metricsObserver(series: Series, options: MetricsObserverOptions)
     if (children !== undefined) return children;
     const request = [route, model, served, provider];
     const keyed = keyLabels ? [key] : [];
-    const tokens = (type: string) => series.tokens.labels(...request, type, ...keyed);
+    const tokens = (type: string) => directCounter(series.tokens, [...request, type, ...keyed]);
     children = {
-      requests: series.requests.labels(...request, outcome, status, ...keyed),
-      duration: series.duration.labels(route, model, provider, status),
-      overhead: series.overhead.labels(route, model, provider),
-      ttft: series.ttft.labels(route, model, provider),
+      requests: directCounter(series.requests, [...request, outcome, status, ...keyed]),
+      duration: directHistogram(series.duration, [route, model, provider, status]),
+      overhead: directHistogram(series.overhead, [route, model, provider]),
+      ttft: directHistogram(series.ttft, [route, model, provider]),
       input: tokens("input"),
       output: tokens("output"),
       cached: tokens("cached"),
       reasoning: tokens("reasoning"),
       cacheWrite: tokens("cache_write"),
-      cost: series.cost.labels(...request, ...keyed),
+      cost: directCounter(series.cost, [...request, ...keyed]),
     };
     requestChildren.set(id, children);
     return children;
@@ -130,14 +134,18 @@ export function metricsObserver(series: Series, options: MetricsObserverOptions)
     let children = attemptChildren.get(id);
     if (children === undefined) {
       children = {
-        attempts: series.attempts.labels(
+        attempts: directCounter(series.attempts, [
           record.provider,
           record.deployment,
           model,
           record.result,
           status,
-        ),
-        duration: series.attemptDuration.labels(record.provider, record.deployment, record.result),
+        ]),
+        duration: directHistogram(series.attemptDuration, [
+          record.provider,
+          record.deployment,
+          record.result,
+        ]),
       };
       attemptChildren.set(id, children);
     }
@@ -149,7 +157,12 @@ export function metricsObserver(series: Series, options: MetricsObserverOptions)
     const id = `${kind}\u0001${route}\u0001${model}\u0001${key}`;
     let child = rejections.get(id);
     if (child === undefined) {
-      child = series.limitRejections.labels(kind, route, model, ...(keyLabels ? [key] : []));
+      child = directCounter(series.limitRejections, [
+        kind,
+        route,
+        model,
+        ...(keyLabels ? [key] : []),
+      ]);
       rejections.set(id, child);
     }
     child.inc();
