@@ -5,7 +5,9 @@
  * in-process one, also used when wrk is not installed: apt-get install wrk), prints the tables and the PASS/MISS target checks, and writes bench/results/latest.json.
  * Every scenario is first run against every target (the warm-up), so no measurement sees code
  * the JIT has not optimised yet. The targets of a scenario are measured in turns (five slices
- * each), so drift in the machine's load does not land on one target's figures. The policy-cost
+ * each), so drift in the machine's load does not land on one target's figures. Around each
+ * slice the CPU time of the process serving the target is read, for CPU µs per request, which
+ * the report sets next to the throughput ratios (`cpu_report.ts`). The policy-cost
  * table sets gatehouse with no policy against gatehouse with every policy, per round.
  *
  *   deno task bench                       the full run (about three minutes)
@@ -21,10 +23,12 @@
  *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
  *                                         --concurrency=1 profiles one request at a time;
  *                                         --target=policied uses the key under every policy)
- *   deno task bench --only=scale          the scale-out bench (issue #17, `scale/main.ts`): the
- *                                         real main.ts as a process under wrk at c=32, 1 and 2
- *                                         workers on SQLite and on Postgres + Redis with every
- *                                         policy, Redis commands per request, ledger rows/s;
+ *   deno task bench --only=scale          the scale-out bench (issues #17, #19, `scale/main.ts`):
+ *                                         the real main.ts as a process under wrk at c=32, 1 and
+ *                                         2 workers on SQLite and on Postgres + Redis with every
+ *                                         policy, in turns with direct and the minimal proxy
+ *                                         (ratios, CPU µs per request, per-core cost, 2 workers
+ *                                         against 1), Redis commands per request, ledger rows/s;
  *                                         writes bench/results/scale.json (--seconds=10,
  *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
  *   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:
@@ -54,6 +58,7 @@ import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
 import { wrkInstalled } from "./scale/wrk.ts";
 import { describeMachine } from "./machine.ts";
+import { cpuRows, formatCpu } from "./cpu_report.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
 
@@ -132,7 +137,10 @@ async function main(): Promise<number> {
   const { measurements, rounds, failures, notes, log } = await measureAll(settings);
   const policies = policySection(settings.scenarios, measurements, rounds);
 
+  const cpu = cpuRows(settings.scenarios, measurements);
+  const label = (id: string) => settings.scenarios.find((s) => s.id === id)?.label ?? id;
   console.log(`\n${formatReport(settings.scenarios, measurements)}`);
+  console.log(`\n${formatCpu(cpu, label)}`);
   if (policies.costs.length > 0) console.log(`\n${policies.text}`);
   if (notes.length > 0) console.log(`\nNotes:\n  ${notes.join("\n  ")}`);
   if (log !== "") {
@@ -163,6 +171,7 @@ async function main(): Promise<number> {
     measurements,
     added: addedLatencies(settings.scenarios, measurements),
     checks: checks(settings.scenarios, measurements),
+    cpu,
     policies: policies.costs.length > 0 ? policies.json : undefined,
     rounds: settings.rounds > 1 ? rounds : undefined,
     notes,

@@ -1,18 +1,21 @@
 /**
  * The measuring run: start the targets, check each scenario's first request on each target,
  * warm everything up, then measure each scenario at each concurrency, the targets taking turns
- * in short slices, once per round. Afterwards the gateway's own account of the policied key
+ * in short slices, once per round; around each slice the CPU time of the process serving the
+ * target is read (`cpu_time.ts`), for CPU µs per request. Afterwards the gateway's own account of the policied key
  * (`GET /v1/usage`) is checked, so the `policied` figures are known to have gone through every
  * limit.
  * @module
  */
 import { type LoadSamples, type LoadSpec, sampleLoad, summarizeLoads } from "./load.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
+import { cpuUsPerRequest, withCpuTime } from "./cpu_time.ts";
 import { rateLimitProblems, usageProblems } from "./policies.ts";
 import { CONCURRENCIES, type Measurement } from "./report.ts";
 import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
 import type { Settings } from "./settings.ts";
 import {
+  serverOf,
   startTargets,
   type TargetRequest,
   targetRequest,
@@ -27,14 +30,15 @@ const SLICES = 5;
 /** A load run without its concurrency and duration. */
 type LoadSpecBase = Omit<LoadSpec, "concurrency" | "durationMs">;
 
-/** A scenario's targets that answered their first request, each with the load it sends. */
+/** A scenario's targets that answered their first request, each with the load it sends and the
+ * process that serves it (whose CPU time is measured). */
 interface ReadyScenario {
   scenario: Scenario;
-  ready: { target: Target; request: LoadSpecBase }[];
+  ready: { target: Target; request: LoadSpecBase; pid: number }[];
 }
 
-/** A measurement with the slices it summarizes. */
-type SlicedMeasurement = Measurement & { slices: LoadSamples[] };
+/** A measurement with the slices it summarizes and their summed CPU time. */
+type SlicedMeasurement = Measurement & { slices: LoadSamples[]; cpuMs: number };
 
 /** What a run measured and noticed. */
 export interface MeasuredRun {
@@ -75,13 +79,13 @@ async function prepare(
         console.log(`  ${scenario.id} ${target}: NOT MEASURED — ${problems.join("; ")}`);
         continue;
       }
-      ready.push({ target, request: load(request) });
+      ready.push({ target, request: load(request), pid: serverOf(targets, target).pid });
     }
     const baseline = SCENARIOS.find((s) => s.id === scenario.baseline);
     if (baseline && ready.length > 0) {
       const request = targetRequest(targets, baseline, "proxy");
       if ((await validate(request, baseline)).problems.length === 0) {
-        ready.unshift({ target: "proxy", request: load(request) });
+        ready.unshift({ target: "proxy", request: load(request), pid: targets.proxy.pid });
       }
     }
     prepared.push({ scenario, ready });
@@ -127,6 +131,7 @@ async function checkUsage(
 export async function measureAll(settings: Settings): Promise<MeasuredRun> {
   const targets = await startTargets();
   const slices = new Map<string, LoadSamples[]>();
+  const cpu = new Map<string, number>();
   const id = (m: Measurement) => `${m.scenario} ${m.target} ${m.concurrency}`;
   const rounds: Measurement[][] = [];
   const failures: string[] = [];
@@ -152,7 +157,10 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
           measured.push(...await measureScenario(settings, scenario, ready, concurrency, round));
         }
       }
-      for (const m of measured) slices.set(id(m), [...slices.get(id(m)) ?? [], ...m.slices]);
+      for (const m of measured) {
+        slices.set(id(m), [...slices.get(id(m)) ?? [], ...m.slices]);
+        cpu.set(id(m), (cpu.get(id(m)) ?? 0) + m.cpuMs);
+      }
       rounds.push(measured.map(({ slices: _, ...m }) => m));
     }
     await checkUsage(targets, prepared, failures, notes);
@@ -160,19 +168,26 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
     await targets.stop();
   }
   // Every round measures the same pairs: pool each pair's slices over all rounds.
-  const measurements = (rounds[0] ?? []).map((m) => ({
-    scenario: m.scenario,
-    target: m.target,
-    concurrency: m.concurrency,
-    result: summarizeLoads(slices.get(id(m))!),
-  }));
+  const measurements = (rounds[0] ?? []).map((m) => {
+    const result = summarizeLoads(slices.get(id(m))!);
+    const cpuMs = cpu.get(id(m))!;
+    return {
+      scenario: m.scenario,
+      target: m.target,
+      concurrency: m.concurrency,
+      result,
+      cpuMs,
+      cpuUsPerRequest: cpuUsPerRequest(cpuMs, result.requests),
+    };
+  });
   return { measurements, rounds, failures, notes, log: targets.gateway.stderr().trim() };
 }
 
 /** One scenario at one concurrency, one round: the targets take turns in short slices (in
  * reverse order every other slice), so a slow spell of this shared machine falls on all of them
  * alike instead of on whichever target ran during it, and none always runs right after the
- * same other. */
+ * same other. Each slice's CPU time is its serving process's, read just before the slice and
+ * 100 ms after it (so the requests in flight at its end are counted too). */
 async function measureScenario(
   settings: Settings,
   scenario: Scenario,
@@ -181,21 +196,29 @@ async function measureScenario(
   round: number,
 ): Promise<SlicedMeasurement[]> {
   const slices = new Map<Target, LoadSamples[]>(ready.map(({ target }) => [target, []]));
+  const cpu = new Map<Target, number>(ready.map(({ target }) => [target, 0]));
   const sliceMs = (settings.seconds * 1000) / SLICES;
   for (let slice = 0; slice < SLICES; slice++) {
     const order = slice % 2 === 0 ? ready : [...ready].reverse();
-    for (const { target, request } of order) {
-      const samples = await samplerOf(settings)({ ...request, concurrency, durationMs: sliceMs });
-      slices.get(target)!.push(samples);
+    for (const { target, request, pid } of order) {
+      const { value, cpuMs } = await withCpuTime(
+        pid,
+        () => samplerOf(settings)({ ...request, concurrency, durationMs: sliceMs }),
+      );
+      slices.get(target)!.push(value);
+      cpu.set(target, cpu.get(target)! + cpuMs);
     }
   }
   return ready.map(({ target }) => {
     const result = summarizeLoads(slices.get(target)!);
+    const cpuMs = cpu.get(target)!;
+    const perRequest = cpuUsPerRequest(cpuMs, result.requests);
     console.log(
       (settings.rounds > 1 ? `  r${round}` : "") +
         `  ${scenario.id.padEnd(22)} ${target.padEnd(9)} c=${String(concurrency).padEnd(3)}` +
         `${result.throughput.toFixed(0).padStart(7)} req/s  ` +
-        `p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms` +
+        `p50 ${result.p50.toFixed(3)} ms  p99 ${result.p99.toFixed(3)} ms  ` +
+        `CPU ${perRequest.toFixed(1)} µs/req` +
         (result.errors > 0 ? `  ${result.errors} errors` : ""),
     );
     return {
@@ -204,6 +227,8 @@ async function measureScenario(
       concurrency,
       round,
       result,
+      cpuMs,
+      cpuUsPerRequest: perRequest,
       slices: slices.get(target)!,
     };
   });

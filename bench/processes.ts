@@ -13,6 +13,8 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** A running child server. */
 export interface ChildServer {
   name: string;
+  /** Its process id (the bench reads its CPU time, `cpu_time.ts`). */
+  pid: number;
   /** `http://127.0.0.1:PORT`. */
   url: string;
   announcement: Announcement;
@@ -105,6 +107,7 @@ export async function startChild(
   const writer = child.stdin.getWriter();
   return {
     name,
+    pid: child.pid,
     url: `http://127.0.0.1:${announcement.port}`,
     announcement,
     stderr,

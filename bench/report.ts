@@ -13,6 +13,12 @@ export interface Measurement {
   /** The round it was measured in (1, 2, …); absent when every round's slices are pooled. */
   round?: number;
   result: LoadResult;
+  /** CPU time of the process serving the target (all its threads), ms, summed over the
+   * measurement's slices (`cpu_time.ts`); absent where it was not read. */
+  cpuMs?: number;
+  /** `cpuMs` per completed request, in µs: unlike throughput, independent of how the shared
+   * cores were split between the load generator, the upstream and the target. */
+  cpuUsPerRequest?: number;
 }
 
 /** Latency a hop adds over calling the upstream directly, at concurrency 1. */
@@ -49,15 +55,35 @@ export const CONCURRENCIES = [1, 32] as const;
 const LOW = CONCURRENCIES[0];
 const HIGH = CONCURRENCIES[CONCURRENCIES.length - 1]!;
 
+/** The measurement of `target` in `scenario` at `concurrency`, if there is one. */
+export function findMeasurement(
+  all: Measurement[],
+  scenario: string,
+  target: Target,
+  concurrency: number,
+): Measurement | undefined {
+  return all.find((m) =>
+    m.scenario === scenario && m.target === target && m.concurrency === concurrency
+  );
+}
+
 function find(
   all: Measurement[],
   scenario: string,
   target: Target,
   concurrency: number,
 ): LoadResult | undefined {
-  return all.find((m) =>
-    m.scenario === scenario && m.target === target && m.concurrency === concurrency
-  )?.result;
+  return findMeasurement(all, scenario, target, concurrency)?.result;
+}
+
+/** ` · CPU 75.0 vs 52.0 µs/req (proxy/gatehouse 0.69)`, when both CPU times were read. */
+function cpuNote(all: Measurement[], scenario: Scenario, target: Target): string {
+  const own = findMeasurement(all, scenario.id, target, HIGH)?.cpuUsPerRequest;
+  const proxy = (findMeasurement(all, scenario.id, "proxy", HIGH) ??
+    findMeasurement(all, scenario.baseline ?? scenario.id, "proxy", HIGH))?.cpuUsPerRequest;
+  if (own === undefined || proxy === undefined) return "";
+  return ` · CPU ${own.toFixed(1)} vs proxy ${proxy.toFixed(1)} µs/req (proxy/${target} ` +
+    `${(proxy / own).toFixed(2)})`;
 }
 
 /** Added latency of the proxy and gatehouse runs over their direct baseline. */
@@ -116,7 +142,7 @@ export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
         (scenario.baseline ? ` (vs proxy ${scenario.baseline})` : ""),
       measured: `${(ratio * 100).toFixed(1)}% (${gateway.throughput.toFixed(0)} / ${
         proxy.throughput.toFixed(0)
-      } req/s)`,
+      } req/s)${cpuNote(all, scenario, "gatehouse")}`,
       target: `≥ ${share * 100}% of proxy`,
       pass: ratio >= share,
     });
@@ -127,7 +153,7 @@ export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
         name: `everything on (every policy, metrics, JSON logs) at c=${HIGH}, ${scenario.label}`,
         measured: `${(ratio * 100).toFixed(1)}% (${everything.throughput.toFixed(0)} / ${
           proxy.throughput.toFixed(0)
-        } req/s)`,
+        } req/s)${cpuNote(all, scenario, "policied")}`,
         target: `≥ ${TARGETS.everythingOnShare * 100}% of proxy`,
         pass: ratio >= TARGETS.everythingOnShare,
       });
@@ -156,7 +182,18 @@ const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
 export function formatReport(scenarios: Scenario[], all: Measurement[]): string {
   const label = (id: string) => scenarios.find((s) => s.id === id)?.label ?? id;
   const results = table(
-    ["scenario", "target", "c", "req/s", "p50 ms", "p99 ms", "mean ms", "requests", "errors"],
+    [
+      "scenario",
+      "target",
+      "c",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "mean ms",
+      "CPU µs/req",
+      "requests",
+      "errors",
+    ],
     all.map((m) => [
       label(m.scenario),
       m.target,
@@ -165,6 +202,7 @@ export function formatReport(scenarios: Scenario[], all: Measurement[]): string 
       ms(m.result.p50),
       ms(m.result.p99),
       ms(m.result.mean),
+      m.cpuUsPerRequest === undefined ? "—" : m.cpuUsPerRequest.toFixed(1),
       String(m.result.requests),
       String(m.result.errors),
     ]),

@@ -65,17 +65,30 @@ export interface TargetRequest {
   body: string;
 }
 
+/** The process that serves `target`'s requests, whose CPU time is the target's: the fake
+ * upstream for `direct`, the proxy, or the gatehouse process of the key. */
+export function serverOf(targets: Targets, target: Target): ChildServer {
+  const servers: Record<Target, ChildServer> = {
+    direct: targets.upstream,
+    proxy: targets.proxy,
+    gatehouse: targets.gateway,
+    policied: targets.policiedGateway,
+  };
+  return servers[target];
+}
+
 /** The request `scenario` sends to `target`: gatehouse gets the public model id and one of its
  * keys, direct and proxy runs the upstream id (the same body gatehouse forwards). */
 export function targetRequest(targets: Targets, scenario: Scenario, target: Target): TargetRequest {
   const client = "sk-bench-client";
-  const via: Record<Target, { server: ChildServer; key: string }> = {
-    direct: { server: targets.upstream, key: client },
-    proxy: { server: targets.proxy, key: client },
-    gatehouse: { server: targets.gateway, key: targets.key },
-    policied: { server: targets.policiedGateway, key: targets.policiedKey },
+  const keys: Record<Target, string> = {
+    direct: client,
+    proxy: client,
+    gatehouse: targets.key,
+    policied: targets.policiedKey,
   };
-  const { server, key } = via[target];
+  const server = serverOf(targets, target);
+  const key = keys[target];
   const viaGateway = target === "gatehouse" || target === "policied";
   return {
     url: server.url + scenario.path,

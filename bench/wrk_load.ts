@@ -13,8 +13,9 @@ import { wrkScript } from "./scale/wrk.ts";
 /** Quantiles printed per run: enough for p50 and p99 of pooled slices. */
 export const QUANTILES = 1000;
 
-/** The Lua `done` hook: counts, then the quantiles in microseconds, one line each. */
-const DONE = `
+/** The Lua `done` hook: counts, then the quantiles in microseconds, one line each (what
+ * {@link parseWrkDone} reads; appended to a request script). */
+export const WRK_DONE_HOOK = `
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format("GATEHOUSE-WRK %d %d %d %d\\n", summary.requests, summary.duration,
@@ -55,7 +56,7 @@ export function parseWrkDone(output: string): LoadSamples {
 export async function wrkSampleLoad(spec: LoadSpec): Promise<LoadSamples> {
   const file = await Deno.makeTempFile({ prefix: "gatehouse_bench_", suffix: ".lua" });
   try {
-    await Deno.writeTextFile(file, wrkScript(spec.body, spec.headers) + DONE);
+    await Deno.writeTextFile(file, wrkScript(spec.body, spec.headers) + WRK_DONE_HOOK);
     const seconds = Math.max(1, Math.round(spec.durationMs / 1000));
     const threads = Math.min(2, spec.concurrency);
     const { code, stdout, stderr } = await new Deno.Command("wrk", {

@@ -1,22 +1,28 @@
 /**
- * `deno task bench --only=scale` (issue #17): the real `main.ts`, started as its own process,
- * measured by an external load generator (`wrk`, never one inside the gateway's runtime) at
- * concurrency 32 on the chat passthrough scenarios, in four configurations (`scale_settings.ts`):
- * 1 and 2 workers on SQLite with an unpolicied key, 1 and 2 workers on Postgres + Redis with a
- * key under every policy. For the Redis ones it counts Redis commands per request; then it
+ * `deno task bench --only=scale` (issues #17 and #19): the real `main.ts`, started as its own
+ * process, measured by an external load generator (`wrk`, never one inside the gateway's
+ * runtime) at concurrency 32 on the chat passthrough scenarios, in four configurations
+ * (`scale_settings.ts`): 1 and 2 workers on SQLite with an unpolicied key, 1 and 2 workers on
+ * Postgres + Redis with a key under every policy. Each scenario is measured in turns with the
+ * fake upstream directly and the minimal proxy (`turns.ts`, five slices each), so every
+ * configuration has its ratio to the proxy from the same minutes, and the CPU time per request
+ * of each process (the gateway's with all its worker threads), from which the per-core cost and
+ * the meaning of 2 workers against 1 on this box are printed (`scale_checks.ts`), with the
+ * check against the proxy. For the Redis ones it counts Redis commands per request; then it
  * measures the ledger rows per second each store sustains with its batching. Prints the tables
  * and writes bench/results/scale.json.
  *
- *   deno task bench --only=scale                  everything (about two and a half minutes)
+ *   deno task bench --only=scale                  everything (about six minutes)
  *   deno task bench --only=scale --configs=a,c    some configurations
  *   deno task bench --only=scale --seconds=5 --warmup=1 --ledger-rows=0
  *   deno task bench --only=scale --postgres=URL --redis=URL
  * @module
  */
-import { startChild } from "../processes.ts";
+import { type ChildServer, startChild } from "../processes.ts";
 import { type LedgerOutcome, postgresLedgerRate, sqliteLedgerRate } from "./ledger_stores.ts";
 import { type ConfigOutcome, runConfig, type ScaleRun } from "./run_config.ts";
-import { formatLedger, formatRedis, formatRuns } from "./scale_report.ts";
+import { formatLedger, formatRedis, formatRuns, formatTurns } from "./scale_report.ts";
+import { formatChecks, formatWorkers, scaleChecks, workerComparisons } from "./scale_checks.ts";
 import { parseScaleSettings, SCALE_SCENARIOS } from "./scale_settings.ts";
 import { wrkInstalled } from "./wrk.ts";
 
@@ -28,24 +34,31 @@ export async function runScale(args: readonly string[]): Promise<number> {
   }
   const settings = parseScaleSettings(args);
   const cpus = navigator.hardwareConcurrency;
-  const contention = `${cpus} CPUs: the fake upstream, wrk (${settings.threads} threads) and ` +
-    `the gateway (its workers) run on the same machine and compete for them, so these figures ` +
-    `are lower bounds, and a second worker can add no more than the cores left over.`;
+  const contention = `${cpus} CPUs: the fake upstream, the minimal proxy, wrk ` +
+    `(${settings.threads} threads) and the gateway (its workers) run on the same machine and ` +
+    `compete for them, so these throughputs are lower bounds, and a second worker can add no ` +
+    `more than the cores left over; the CPU µs per request does not depend on that split.`;
+  const measured = settings.slices * settings.sliceSeconds;
   console.log(
     `gatehouse scale bench: configurations ${settings.configs.map((c) => c.id).join(", ")}; ` +
-      `${SCALE_SCENARIOS.join(" and ")} at c=${settings.connections} with wrk, ` +
-      `${settings.warmupSeconds}s warm-up + ${settings.seconds}s each.\n${contention}`,
+      `${SCALE_SCENARIOS.join(" and ")} at c=${settings.connections} with wrk; per scenario ` +
+      `${settings.warmupSeconds}s warm-up, then the gateway, the minimal proxy and direct ` +
+      `${measured}s each, in turns (${settings.slices} slices of ${settings.sliceSeconds}s).\n` +
+      contention,
   );
   const outcomes: Array<ConfigOutcome & { config: string }> = [];
   const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+  let proxy: ChildServer | null = null;
   try {
+    proxy = await startChild("minimal proxy", "bench/minimal_proxy.ts", [upstream.url]);
     for (const config of settings.configs) {
       console.log(`\n${config.id}. ${config.label}`);
-      const outcome = await runConfig(config, settings, upstream.url);
+      const outcome = await runConfig(config, settings, { upstream, proxy });
       if (outcome.error !== null) console.log(`  not measured: ${outcome.error.slice(0, 2000)}`);
       outcomes.push({ config: config.id, ...outcome });
     }
   } finally {
+    await proxy?.stop();
     await upstream.stop();
   }
   const ledger: LedgerOutcome[] = [];
@@ -56,10 +69,24 @@ export async function runScale(args: readonly string[]): Promise<number> {
   }
 
   const runs: ScaleRun[] = outcomes.flatMap((o) => o.runs);
+  const checks = scaleChecks(settings.configs, runs);
+  const workers = workerComparisons(settings.configs, runs);
   console.log(`\n${formatRuns(settings.configs, runs)}`);
   console.log(
-    `\nRedis per request (INFO commandstats read around each measured run). Round trips are ` +
-      `the commands only clients send (EVALSHA, EVAL, PUBLISH, …); Redis also counts each ` +
+    `\nAgainst the minimal proxy and direct, measured in the same turns. CPU µs/req: CPU time ` +
+      `of the serving process (the gateway's with every worker thread) per request; CPU share: ` +
+      `the proxy's µs over the target's (its throughput share with a core to itself); per core: ` +
+      `1e6 / µs; cores: CPU time over wall time (the process; and the fake upstream, which ` +
+      `answers every target):\n${formatTurns(settings.configs, runs)}`,
+  );
+  console.log(
+    `\nWorkers: 2 against 1 on the same store\n${formatWorkers(workers, cpus, settings.threads)}`,
+  );
+  console.log(`\nChecks\n${formatChecks(checks)}`);
+  console.log(
+    `\nRedis per request (INFO commandstats read around each of the gateway's measured ` +
+      `slices, summed). Round trips are the commands only clients send (EVALSHA, EVAL, ` +
+      `PUBLISH, …); Redis also counts each ` +
       `command a script runs, listed below as executed work. The renewals' pipelined ` +
       `ZADD/PEXPIRE (one round trip a heartbeat) fall among those. The bench's own INFO is left ` +
       `out; any other client of this Redis during the run would add to the figures:\n` +
@@ -91,6 +118,8 @@ export async function runScale(args: readonly string[]): Promise<number> {
     cpus,
     settings,
     runs,
+    checks,
+    workers,
     ledger,
     notes: [contention, ...notes],
     problems,

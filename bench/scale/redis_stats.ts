@@ -95,6 +95,21 @@ export function commandDeltas(
   return deltas.sort((a, b) => b.calls - a.calls || a.command.localeCompare(b.command));
 }
 
+/** Adds the calls made between `before` and `after` to `total` (summing several measured
+ * slices, so what Redis did between them, such as heartbeats while other targets ran, is left
+ * out); returns `total`. */
+export function addCalls(total: CommandCalls, before: CommandCalls, after: CommandCalls) {
+  for (const [command, now] of after) {
+    const then = before.get(command) ?? { calls: 0, usec: 0 };
+    const sum = total.get(command) ?? { calls: 0, usec: 0 };
+    total.set(command, {
+      calls: sum.calls + now.calls - then.calls,
+      usec: sum.usec + now.usec - then.usec,
+    });
+  }
+  return total;
+}
+
 /** A RESP command: an array of bulk strings. */
 export function respCommand(args: readonly string[]): Uint8Array {
   const encoder = new TextEncoder();

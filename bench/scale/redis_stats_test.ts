@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { commandDeltas, parseCommandStats, perRequest, respCommand } from "./redis_stats.ts";
+import {
+  addCalls,
+  commandDeltas,
+  parseCommandStats,
+  perRequest,
+  respCommand,
+} from "./redis_stats.ts";
 
 const BEFORE = `# Commandstats\r
 cmdstat_evalsha:calls=100,usec=2000,usec_per_call=20.00,rejected_calls=0,failed_calls=0\r
@@ -47,4 +53,19 @@ Deno.test("perRequest: round trips are client commands, executed counts the scri
     { command: "publish", calls: 10, perRequest: 0.01, usec: 20 },
   ];
   assert.deepEqual(perRequest(deltas, 1000), { roundTrips: 2.01, executed: 8.01, usec: 60.02 });
+});
+
+Deno.test("addCalls: the calls of several slices summed, what came between left out", () => {
+  const before = parseCommandStats(BEFORE);
+  const after = parseCommandStats(AFTER);
+  const total = addCalls(new Map(), before, after);
+  // Between the slices 50 more EVALSHA (another target's turn): not counted.
+  const later = new Map([...after, ["evalsha", { calls: 2150, usec: 43000 }]]);
+  const end = new Map([...later, ["evalsha", { calls: 2250, usec: 45000 }]]);
+  addCalls(total, later, end);
+  assert.deepEqual(total.get("evalsha"), { calls: 2100, usec: 42000 });
+  assert.deepEqual(total.get("publish"), { calls: 5, usec: 10 });
+  const deltas = commandDeltas(new Map(), total, 2100);
+  assert.deepEqual(deltas.map((d) => d.command), ["evalsha", "publish"]);
+  assert.equal(deltas[0]!.perRequest, 1);
 });

@@ -1,18 +1,21 @@
 /**
  * One configuration of the scale-out bench: a fresh store (a temp SQLite file, or a fresh
  * Postgres database with Redis for the limits), the real `main.ts` on it, the bench key made
- * through the admin API, then per scenario a checked probe request, a wrk warm-up and the
- * measured wrk run (with Redis's command counts read around it), and the key's `GET /v1/usage`
- * checked after.
+ * through the admin API, then per scenario a checked probe request on each target, wrk
+ * warm-ups, and the measured run: the gateway, the minimal proxy and the fake upstream directly
+ * taking turns in wrk slices (`turns.ts`: CPU time per request of each one's process; Redis's
+ * command counts read around the gateway's slices); the key's `GET /v1/usage` checked after.
  * @module
  */
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "../bench_catalog.ts";
-import { rateLimitProblems, usageProblems } from "../policies.ts";
-import { requestHeaders, type Scenario, SCENARIOS } from "../scenarios.ts";
+import { usageProblems } from "../policies.ts";
+import { requestHeaders, SCENARIOS } from "../scenarios.ts";
 import { createBenchKey } from "./admin_api.ts";
 import { type BenchDatabase, createBenchDatabase } from "./databases.ts";
 import { type GatewayProcess, startGateway } from "./gateway_process.ts";
+import { type Baselines, baselineTargets, loadAverage, probeGateway } from "./probes.ts";
 import {
+  addCalls,
   type CommandCalls,
   type CommandDelta,
   commandDeltas,
@@ -21,13 +24,24 @@ import {
   redisInfo,
 } from "./redis_stats.ts";
 import { SCALE_SCENARIOS, type ScaleConfig, type ScaleSettings } from "./scale_settings.ts";
+import { measureInTurns, type TargetRun, type TurnTarget } from "./turns.ts";
 import { runWrk, type WrkResult, wrkScript } from "./wrk.ts";
 
-/** One measured wrk run of a scenario in a configuration. */
+/** One measured scenario in a configuration: the gateway's slices pooled, and direct and the
+ * proxy measured in the same turns. */
 export interface ScaleRun {
   config: ScaleConfig["id"];
   scenario: string;
+  /** The gateway's wrk figures, its slices pooled. */
   wrk: WrkResult;
+  /** The gateway process's CPU time (every worker thread) and the cores it kept busy. */
+  cpu: TargetRun["cpu"];
+  /** Cores the fake upstream kept busy during the gateway's slices. */
+  upstreamCores: number;
+  /** Straight to the fake upstream, in the same turns. */
+  direct: TargetRun;
+  /** Through the minimal proxy, in the same turns. */
+  proxy: TargetRun;
   /** Redis commands during the measured run, per request completed (Redis configurations):
    * client round trips, commands executed (scripts' included), Redis's µs in the client
    * commands, and each command. */
@@ -47,55 +61,16 @@ export interface ConfigOutcome {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Sends the scenario's request a few times (so every worker likely answers one) and returns
- * what is wrong with the answers. */
-async function probe(
-  url: string,
-  scenario: Scenario,
-  body: string,
-  headers: Record<string, string>,
-  policied: boolean,
-): Promise<string[]> {
-  const problems: string[] = [];
-  for (let i = 0; i < 4; i++) {
-    const response = await fetch(`${url}${scenario.path}`, { method: "POST", headers, body });
-    const text = await response.text();
-    if (response.status !== 200) {
-      throw new Error(`${scenario.id}: probe answered ${response.status}: ${text.slice(0, 300)}`);
-    }
-    const missing = scenario.expect.filter((part) => !text.includes(part));
-    if (missing.length > 0) problems.push(`${scenario.id}: the answer lacks ${missing.join(", ")}`);
-    const target = policied ? "policied" : "gatehouse";
-    problems.push(
-      ...rateLimitProblems(response.headers, scenario.path, target).map((p) =>
-        `${scenario.id}: ${p}`
-      ),
-    );
-  }
-  return [...new Set(problems)];
-}
-
-/** The 1-minute load average, or null where `/proc/loadavg` is not there (read by `cat`: Deno
- * lets only --allow-all read /proc). */
-async function loadAverage(): Promise<number | null> {
-  try {
-    const { success, stdout } = await new Deno.Command("cat", { args: ["/proc/loadavg"] })
-      .output();
-    const figure = Number(new TextDecoder().decode(stdout).split(" ")[0]);
-    return success && Number.isFinite(figure) ? figure : null;
-  } catch {
-    return null;
-  }
-}
-
 async function commandCalls(redisUrl: string): Promise<CommandCalls> {
   return parseCommandStats(await redisInfo(redisUrl, "commandstats"));
 }
 
-/** Measures both scenarios on the running gateway with `key`. */
+/** Measures both scenarios on the running gateway with `key`, each in turns with direct and the
+ * proxy. */
 async function measure(
   config: ScaleConfig,
   settings: ScaleSettings,
+  baselines: Baselines,
   gateway: GatewayProcess,
   key: string,
   outcome: ConfigOutcome,
@@ -104,33 +79,72 @@ async function measure(
     const scenario = SCENARIOS.find((s) => s.id === id)!;
     const body = JSON.stringify(scenario.body(scenario.model));
     const headers = requestHeaders(scenario, key);
-    outcome.problems.push(...await probe(gateway.url, scenario, body, headers, config.policied));
-    const run = {
+    outcome.problems.push(
+      ...await probeGateway(gateway.url, scenario, body, headers, config.policied),
+    );
+    const redis = config.store === "postgres";
+    const summed: CommandCalls = new Map();
+    const gatewayTarget: TurnTarget = {
+      name: "gateway",
       url: `${gateway.url}${scenario.path}`,
       script: wrkScript(body, headers),
-      connections: settings.connections,
-      threads: settings.threads,
+      pid: gateway.pid,
+      // Only the gateway's slices are counted: heartbeats while the others run are left out.
+      around: redis
+        ? async (slice) => {
+          const before = await commandCalls(settings.redisUrl);
+          await slice();
+          addCalls(summed, before, await commandCalls(settings.redisUrl));
+        }
+        : undefined,
     };
-    if (settings.warmupSeconds > 0) await runWrk({ ...run, seconds: settings.warmupSeconds });
+    const targets = [...await baselineTargets(scenario, baselines), gatewayTarget];
+    const wrk = { connections: settings.connections, threads: settings.threads };
+    for (const target of targets) {
+      // The gateway is fresh; direct and the proxy were warmed by earlier runs (1 s each).
+      const seconds = target.name === "gateway"
+        ? settings.warmupSeconds
+        : Math.min(1, settings.warmupSeconds);
+      if (seconds > 0) await runWrk({ ...wrk, url: target.url, script: target.script, seconds });
+    }
     const loadBefore = await loadAverage();
-    const redis = config.store === "postgres";
-    const before = redis ? await commandCalls(settings.redisUrl) : null;
-    const { output: _output, ...wrk } = await runWrk({ ...run, seconds: settings.seconds });
-    let deltas: ScaleRun["redis"] = null;
-    if (before !== null) {
+    const runs = await measureInTurns(targets, {
+      ...wrk,
+      slices: settings.slices,
+      sliceSeconds: settings.sliceSeconds,
+      upstreamPid: baselines.upstream.pid,
       // Releases and ledger writes of the last requests land just after wrk stops.
-      await sleep(300);
-      const commands = commandDeltas(before, await commandCalls(settings.redisUrl), wrk.requests);
-      deltas = { ...perRequest(commands, wrk.requests), commands };
+      settleMs: 300,
+    });
+    const { wrk: result, cpu, upstreamCores } = runs.get("gateway")!;
+    let deltas: ScaleRun["redis"] = null;
+    if (redis) {
+      const commands = commandDeltas(new Map(), summed, result.requests);
+      deltas = { ...perRequest(commands, result.requests), commands };
       const evals = commands.filter((c) => c.command.startsWith("eval"));
       if (config.policied && evals.reduce((n, c) => n + c.perRequest, 0) < 1) {
         outcome.problems.push(`${id}: fewer than one EVALSHA a request: limits not in Redis?`);
       }
     }
-    outcome.runs.push({ config: config.id, scenario: id, wrk, redis: deltas, loadBefore });
+    const direct = runs.get("direct")!;
+    const proxy = runs.get("proxy")!;
+    outcome.runs.push({
+      config: config.id,
+      scenario: id,
+      wrk: result,
+      cpu,
+      upstreamCores,
+      direct,
+      proxy,
+      redis: deltas,
+      loadBefore,
+    });
     console.log(
-      `  ${config.id} ${id}: ${wrk.rps.toFixed(0)} req/s, p50 ${wrk.p50.toFixed(2)} ms, ` +
-        `p99 ${wrk.p99.toFixed(2)} ms, non-2xx ${wrk.non2xx}` +
+      `  ${config.id} ${id}: ${result.rps.toFixed(0)} req/s ` +
+        `(${(result.rps / proxy.wrk.rps).toFixed(2)} of the proxy's ${proxy.wrk.rps.toFixed(0)}, ` +
+        `direct ${direct.wrk.rps.toFixed(0)}), p50 ${result.p50.toFixed(2)} ms, ` +
+        `p99 ${result.p99.toFixed(2)} ms, non-2xx ${result.non2xx}, ` +
+        `CPU ${cpu.usPerRequest.toFixed(1)} µs/req (proxy ${proxy.cpu.usPerRequest.toFixed(1)})` +
         (deltas === null ? "" : `, Redis ${deltas.roundTrips.toFixed(2)} round trips and ` +
           `${deltas.executed.toFixed(1)} commands (${deltas.usec.toFixed(0)} µs) a request`) +
         (loadBefore === null ? "" : ` (load ${loadBefore.toFixed(2)} before)`),
@@ -154,14 +168,15 @@ async function checkUsage(url: string, key: string, policied: boolean, outcome: 
   outcome.notes.push(`GET /v1/usage after the runs: ${summary}`);
 }
 
-/** Runs one configuration against the fake upstream at `upstream`. When the gateway cannot be
- * started or a probe is refused, the outcome says so in `error`; the store is removed either
- * way. */
+/** Runs one configuration against the fake upstream of `baselines`, held against it and the
+ * proxy. When the gateway cannot be started or a probe is refused, the outcome says so in
+ * `error`; the store is removed either way. */
 export async function runConfig(
   config: ScaleConfig,
   settings: ScaleSettings,
-  upstream: string,
+  baselines: Baselines,
 ): Promise<ConfigOutcome> {
+  const upstream = baselines.upstream.url;
   const outcome: ConfigOutcome = { runs: [], notes: [], problems: [], error: null };
   const dir = await Deno.makeTempDir({ prefix: "gatehouse_scale_" });
   let database: BenchDatabase | null = null;
@@ -191,7 +206,7 @@ export async function runConfig(
     const key = await createBenchKey(gateway.url, gateway.adminKey, config.policied);
     // Another worker sees a key made through this one within a second.
     if (config.workers > 1) await sleep(1_100);
-    await measure(config, settings, gateway, key, outcome);
+    await measure(config, settings, baselines, gateway, key, outcome);
     await checkUsage(gateway.url, key, config.policied, outcome);
   } catch (error) {
     outcome.error = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,7 @@
 /**
  * The scale-out bench's printed tables: throughput and latency per configuration and scenario,
- * Redis commands per request, ledger rows per second.
+ * the same against the minimal proxy and direct with CPU time per request, Redis commands per
+ * request, ledger rows per second.
  * @module
  */
 import { table } from "../report.ts";
@@ -9,6 +10,7 @@ import type { ScaleRun } from "./run_config.ts";
 import type { ScaleConfig } from "./scale_settings.ts";
 
 const f2 = (value: number) => Number.isFinite(value) ? value.toFixed(2) : "—";
+const f1 = (value: number) => Number.isFinite(value) ? value.toFixed(1) : "—";
 
 /** req/s, p50, p99, non-2xx and socket errors per configuration and scenario. */
 export function formatRuns(configs: readonly ScaleConfig[], runs: readonly ScaleRun[]): string {
@@ -39,6 +41,56 @@ export function formatRuns(configs: readonly ScaleConfig[], runs: readonly Scale
         run.loadBefore === null ? "—" : run.loadBefore.toFixed(2),
       ];
     }),
+  );
+}
+
+/** Per configuration and scenario, the gateway, the minimal proxy and direct as measured in
+ * the same turns: throughput and its share of the proxy's, latency, CPU time per request of the
+ * serving process (all its threads) and its share of the proxy's, the per-core rate, and the
+ * cores the process and the fake upstream kept busy. */
+export function formatTurns(configs: readonly ScaleConfig[], runs: readonly ScaleRun[]): string {
+  const rows: string[][] = [];
+  for (const run of runs) {
+    const label = configs.find((c) => c.id === run.config)?.label ?? run.config;
+    const targets = [
+      { name: "gatehouse", wrk: run.wrk, cpu: run.cpu, upstreamCores: run.upstreamCores },
+      { name: "proxy", ...run.proxy },
+      { name: "direct", ...run.direct },
+    ];
+    for (const [i, target] of targets.entries()) {
+      rows.push([
+        i === 0 ? `${run.config}. ${label}` : "",
+        i === 0 ? run.scenario : "",
+        target.name,
+        target.wrk.rps.toFixed(0),
+        f2(target.wrk.rps / run.proxy.wrk.rps),
+        f2(target.wrk.p50),
+        f2(target.wrk.p99),
+        f1(target.cpu.usPerRequest),
+        f2(run.proxy.cpu.usPerRequest / target.cpu.usPerRequest),
+        Number.isFinite(target.cpu.perCore) ? target.cpu.perCore.toFixed(0) : "—",
+        f2(target.cpu.cores),
+        f2(target.upstreamCores),
+      ]);
+    }
+  }
+  return table(
+    [
+      "config",
+      "scenario",
+      "target",
+      "req/s",
+      "× proxy",
+      "p50 ms",
+      "p99 ms",
+      "CPU µs/req",
+      "CPU share",
+      "req/s per core",
+      "cores",
+      "upstream cores",
+    ],
+    rows,
+    3,
   );
 }
 

@@ -40,11 +40,20 @@ export const SCALE_CONFIGS: readonly ScaleConfig[] = [
 /** The passthrough scenarios (`../scenarios.ts`) measured in every configuration. */
 export const SCALE_SCENARIOS = ["chat-stream", "chat-json"] as const;
 
+/** Slices each target's measurement is cut into, taking turns with the others' (as
+ * `../measure.ts` does). */
+export const SCALE_SLICES = 5;
+
 /** The scale run's settings. */
 export interface ScaleSettings {
-  /** Seconds of each measured wrk run. */
+  /** Seconds each target (gateway, proxy, direct) is measured per scenario, in all. */
   seconds: number;
-  /** Seconds of the wrk warm-up run before each measured one. */
+  /** That time in slices: {@link SCALE_SLICES} wrk runs of `sliceSeconds` (wrk's whole seconds,
+   * at least 1), so `slices × sliceSeconds` is `seconds` rounded to a multiple of the slices. */
+  slices: number;
+  sliceSeconds: number;
+  /** Seconds of the wrk warm-up run of the gateway before each measurement (direct and the
+   * proxy, already warm from earlier ones, get at most 1). */
   warmupSeconds: number;
   /** wrk connections (the concurrency) and threads. */
   connections: number;
@@ -80,6 +89,8 @@ export function parseScaleSettings(args: readonly string[]): ScaleSettings {
   }
   return {
     seconds,
+    slices: SCALE_SLICES,
+    sliceSeconds: Math.max(1, Math.round(seconds / SCALE_SLICES)),
     warmupSeconds,
     connections: 32,
     threads: 2,

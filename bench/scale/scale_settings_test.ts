@@ -5,6 +5,8 @@ Deno.test("parseScaleSettings: defaults are every configuration, 10 s after 3 s,
   const settings = parseScaleSettings(["--only=scale"]);
   assert.deepEqual(settings.configs, SCALE_CONFIGS);
   assert.equal(settings.seconds, 10);
+  assert.equal(settings.slices, 5);
+  assert.equal(settings.sliceSeconds, 2);
   assert.equal(settings.warmupSeconds, 3);
   assert.equal(settings.connections, 32);
   assert.equal(settings.ledgerRows, 50_000);
@@ -15,6 +17,8 @@ Deno.test("parseScaleSettings: --configs, --seconds, --ledger-rows; bad values n
   const settings = parseScaleSettings(["--configs=c,a", "--seconds=5", "--ledger-rows=0"]);
   assert.deepEqual(settings.configs.map((c) => c.id), ["a", "c"]);
   assert.equal(settings.seconds, 5);
+  assert.equal(settings.sliceSeconds, 1);
+  assert.equal(parseScaleSettings(["--seconds=2"]).sliceSeconds, 1);
   assert.equal(settings.ledgerRows, 0);
   assert.throws(() => parseScaleSettings(["--configs=e"]), /unknown configuration e/);
   assert.throws(() => parseScaleSettings(["--seconds=2.5"]), /--seconds/);
