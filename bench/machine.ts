@@ -44,3 +44,18 @@ export async function describeMachine(): Promise<Machine> {
     wrk: /^wrk \S+/m.exec(wrk ?? "")?.[0] ?? null,
   };
 }
+
+/** The commit the bench measured: `git describe --always --dirty` (`…-dirty` when the working
+ * tree had changes), or null outside a git checkout. */
+export async function sourceCommit(): Promise<string | null> {
+  try {
+    const { code, stdout } = await new Deno.Command("git", {
+      args: ["describe", "--always", "--dirty"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return code === 0 ? new TextDecoder().decode(stdout).trim() || null : null;
+  } catch {
+    return null;
+  }
+}

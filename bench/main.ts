@@ -33,6 +33,8 @@
  *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
  *   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:
  *                                         completion, chunk gaps, RSS (`streams/main.ts`)
+ *   deno task bench --publish             writes docs/performance.json (the docs' Performance
+ *                                         page) from the results files of the runs above
  *   deno task bench --only=observe        what metrics and the request log cost (issue #18,
  *                                         `observe/main.ts`): main.ts with both off, metrics on,
  *                                         metrics and a JSON line per request, under wrk at c=1
@@ -57,7 +59,8 @@ import { runStreams } from "./streams/main.ts";
 import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
 import { wrkInstalled } from "./scale/wrk.ts";
-import { describeMachine } from "./machine.ts";
+import { describeMachine, sourceCommit } from "./machine.ts";
+import { publish } from "./publish.ts";
 import { cpuRows, formatCpu } from "./cpu_report.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
@@ -100,6 +103,7 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
 }
 
 async function main(): Promise<number> {
+  if (Deno.args.includes("--publish")) return await publish();
   if (isScaleRun(Deno.args)) return await runScale(Deno.args);
   if (isObserveRun(Deno.args)) return await runObserve(Deno.args);
   if (isStreamsRun(Deno.args)) return await runStreams(Deno.args);
@@ -159,6 +163,7 @@ async function main(): Promise<number> {
   const file = new URL("latest.json", dir);
   const report = {
     finishedAt: new Date().toISOString(),
+    commit: await sourceCommit(),
     machine: await describeMachine(),
     settings: {
       generator: settings.generator,

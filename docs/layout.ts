@@ -40,6 +40,7 @@ export const NAV: { heading: string | null; items: NavItem[] }[] = [
       { path: "/keys", label: "Keys, limits and budgets" },
       { path: "/reliability", label: "Reliability" },
       { path: "/observability", label: "Observability" },
+      { path: "/performance", label: "Performance" },
       { path: "/errors", label: "Errors and troubleshooting" },
       { path: "/reference", label: "API reference" },
     ],

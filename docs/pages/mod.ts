@@ -11,6 +11,7 @@ import { errorsPage } from "./errors.ts";
 import { keysPage } from "./keys.ts";
 import { observabilityPage } from "./observability.ts";
 import type { DocsPage } from "./page.ts";
+import { performancePage } from "./performance.ts";
 import { quickStartPage } from "./quick_start.ts";
 import { referencePage } from "./reference.ts";
 import { reliabilityPage } from "./reliability.ts";
@@ -33,6 +34,7 @@ export const PAGES: DocsPage[] = [
   keysPage,
   reliabilityPage,
   observabilityPage,
+  performancePage,
   errorsPage,
   referencePage,
 ];

@@ -1,0 +1,227 @@
+/**
+ * Performance: what gatehouse costs over a bare proxy, measured by the bench and published from
+ * its results (`docs/performance.json`, `deno task bench --publish`): throughput at c=32 and
+ * latency at c=1 against direct calls and a minimal Deno fetch proxy, CPU per request, the
+ * deployment shapes of the real `main.ts`, many long streams, and the bench's checks against
+ * its targets, passed or missed.
+ * @module
+ */
+import { type Cell, type Check, PERFORMANCE, type PerformanceData } from "../performance_data.ts";
+import { code, html, type Part } from "../html.ts";
+import type { DocsPage } from "./page.ts";
+
+/** The page's path. */
+export const PERFORMANCE_PATH = "/performance";
+
+const int = (value: number) => Math.round(value).toLocaleString("en-US");
+const ms = (value: number) => `${value.toFixed(3)} ms`;
+
+/** `0.76×` of `base`, or "" without both. */
+function share(cell: Cell | null, base: Cell | null): string {
+  return cell === null || base === null || base.rps === 0
+    ? ""
+    : `${(cell.rps / base.rps).toFixed(2)}×`;
+}
+
+function rpsCell(cell: Cell | null, base: Cell | null): Part {
+  if (cell === null) return html`<td></td>`;
+  const ratio = share(cell, base);
+  return html`<td>${int(cell.rps)}${
+    ratio === "" ? "" : html`
+      <small>(${ratio})</small>
+    `
+  }</td>`;
+}
+
+const cpu = (cell: Cell | null) =>
+  html`<td>${cell?.cpuUs == null ? "" : cell.cpuUs.toFixed(0)}</td>`;
+
+function throughputTable(data: PerformanceData): Part {
+  const rows = data.throughput.filter((row) => row.concurrency > 1);
+  return html`
+    <table>
+      <thead>
+        <tr>
+          <th>scenario (c=${rows[0]?.concurrency ?? 32})</th>
+          <th>direct req/s</th>
+          <th>proxy req/s</th>
+          <th>gatehouse req/s (× proxy)</th>
+          <th>everything on req/s (× proxy)</th>
+          <th>CPU µs/req: proxy · gatehouse · everything on</th>
+        </tr>
+      </thead>
+      <tbody>${rows.map((row) =>
+        html`
+          <tr>
+            <td>${row.label}</td>
+            ${rpsCell(row.direct, null)} ${rpsCell(row.proxy, null)} ${rpsCell(
+              row.gatehouse,
+              row.proxy,
+            )} ${rpsCell(row.everythingOn, row.proxy)}
+            <td>${[row.proxy, row.gatehouse, row.everythingOn].map((c) =>
+              c?.cpuUs == null ? "–" : c.cpuUs.toFixed(0)
+            ).join(" · ")}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
+}
+
+function latencyTable(data: PerformanceData): Part {
+  const rows = data.throughput.filter((row) => row.concurrency === 1);
+  const added = (cell: Cell | null, base: Cell | null) =>
+    cell === null || base === null
+      ? ""
+      : `${cell.p50Ms - base.p50Ms >= 0 ? "+" : ""}${(cell.p50Ms - base.p50Ms).toFixed(3)} ms`;
+  return html`
+    <table>
+      <thead>
+        <tr>
+          <th>scenario (c=1)</th>
+          <th>direct p50</th>
+          <th>proxy p50</th>
+          <th>gatehouse p50 (over the proxy)</th>
+          <th>everything on p50 (over the proxy)</th>
+        </tr>
+      </thead>
+      <tbody>${rows.map((row) =>
+        html`
+          <tr>
+            <td>${row.label}</td>
+            <td>${row.direct ? ms(row.direct.p50Ms) : ""}</td>
+            <td>${row.proxy ? ms(row.proxy.p50Ms) : ""}</td>
+            <td>${row.gatehouse ? ms(row.gatehouse.p50Ms) : ""} <small>${added(
+              row.gatehouse,
+              row.proxy,
+            )}</small></td>
+            <td>${row.everythingOn ? ms(row.everythingOn.p50Ms) : ""} <small>${added(
+              row.everythingOn,
+              row.proxy,
+            )}</small></td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
+}
+
+function deploymentsTable(data: PerformanceData): Part {
+  if (data.deployments.length === 0) return html`<p>Not measured in this publication.</p>`;
+  return html`
+    <table>
+      <thead>
+        <tr>
+          <th>main.ts as</th>
+          <th>scenario</th>
+          <th>gatehouse req/s (× proxy)</th>
+          <th>proxy req/s</th>
+          <th>gatehouse CPU µs/req</th>
+          <th>req/s per core of gatehouse CPU</th>
+        </tr>
+      </thead>
+      <tbody>${data.deployments.map((row) =>
+        html`
+          <tr>
+            <td>${row.config}</td>
+            <td>${row.scenario}</td>
+            ${rpsCell(row.gatehouse, row.proxy)} ${rpsCell(row.proxy, null)} ${cpu(row.gatehouse)}
+            <td>${row.gatehouse.cpuUs ? int(1e6 / row.gatehouse.cpuUs) : ""}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+  `;
+}
+
+function streamsTable(data: PerformanceData): Part {
+  if (data.streams.length === 0) return html`<p>Not measured in this publication.</p>`;
+  return html`
+    <table>
+      <thead>
+        <tr>
+          <th>through</th>
+          <th>streams (completed)</th>
+          <th>gap beyond the upstream's: p99 · max</th>
+          <th>RSS idle → peak → after</th>
+          <th>bytes per open stream</th>
+        </tr>
+      </thead>
+      <tbody>${data.streams.map((run) =>
+        html`
+          <tr>
+            <td>${run.target}</td>
+            <td>${int(run.streams)} (${int(run.completed)})</td>
+            <td>${int(run.gapP99Ms)} ms · ${int(run.gapMaxMs)} ms</td>
+            <td>${int(run.rssIdleMb)} → ${int(run.rssPeakMb)} → ${int(run.rssAfterMb)} MB</td>
+            <td>${run.target === "direct" ? "" : int(run.bytesPerStream)}</td>
+          </tr>
+        `
+      )}</tbody>
+    </table>
+    <p><small>${data.streams[0]?.shape}.</small></p>
+  `;
+}
+
+function checksList(checks: Check[]): Part {
+  return html`<ul>${
+    checks.map((check) =>
+      html`<li><strong>${check.pass ? "PASS" : "MISS"}</strong> ${check.name}: ${check.measured}
+      (target ${check.target})</li>`
+    )
+  }</ul>`;
+}
+
+/** `/performance`. */
+export const performancePage: DocsPage = {
+  path: PERFORMANCE_PATH,
+  title: "Performance",
+  render: () => {
+    const data = PERFORMANCE;
+    return html`
+      <p>What gatehouse costs, measured the way a user comparing gateways would: an external load
+      generator (<code>wrk</code>) against a fake upstream on loopback that speaks the providers'
+      wire formats, taking turns in short slices with two baselines in the same run — calling the
+      upstream <strong>directly</strong>, and a <strong>minimal Deno fetch proxy</strong>
+      (method, headers and body passed through; no auth, parsing or ledger). Gatehouse does all
+      of its work on every request: key check, body and schema, routing, the attempt stage, usage
+      tapping, one ledger row, metrics. <em>Everything on</em> adds every key and team policy,
+      a JSON log line per request and the same metrics.</p>
+      <p>Measured ${data.measuredAt.slice(0, 10)} at commit <code>${data.commit}</code> on
+      ${data.machine}; ${data.method}. The load generator, the fake upstream and the gateway share
+      these cores, so requests per second say how the cores were split as much as what each
+      target costs; <strong>CPU µs per request</strong> (the serving process's CPU time, every
+      thread, divided by the requests it served) does not depend on that split.</p>
+
+      <h2 id="throughput">Throughput at c=32</h2>
+      ${throughputTable(data)}
+      <h2 id="latency">Latency at c=1</h2>
+      ${latencyTable(data)}
+      <h2 id="checks">Against the targets</h2>
+      ${checksList(data.checks)}
+
+      <h2 id="deployments">The real main.ts: workers, Postgres and Redis</h2>
+      <p>The real <code>main.ts</code> as a process (SQLite file or Postgres + Redis; with
+      <code>--workers 2</code>, two worker threads on one port), measured in turns with the proxy.
+      On this 2-core box a second worker can only use what wrk and the upstream leave of the
+      other core: read its row for CPU per request (the per-core cost), not for scaling.</p>
+      ${deploymentsTable(data)} ${checksList(data.deploymentChecks)}
+
+      <h2 id="streams">Many long streams</h2>
+      <p>Paced chat streams held open at once through one process; every stream opens two
+      connections in the gateway (client and upstream), so the machine's open-file limit caps the
+      count.</p>
+      ${streamsTable(data)}
+
+      <h2 id="reproduce">Reproduce</h2>
+      ${code(`
+apt-get install -y wrk
+deno task bench                 # throughput and latency, every scenario (about 10 minutes)
+deno task bench --only=scale    # main.ts: 1 and 2 workers, SQLite and Postgres + Redis
+deno task bench --only=streams  # many long streams through one process
+deno task bench --publish       # writes docs/performance.json, which this page shows
+deno task bench --profile=chat-json   # where the gateway's CPU goes
+`)}
+    `;
+  },
+};
