@@ -121,8 +121,21 @@ export function applyPolicyPatch(base: Policy, patch: PolicyWire, now: number): 
   return next;
 }
 
+/** The last period each kind was asked about: `[start, end)`, so the requests of one period
+ * skip the calendar arithmetic (every admission and release asks). */
+const lastPeriod = new Map<BudgetPeriod, { start: number; end: number }>();
+
 /** Start of the budget period containing `now` (UTC calendar boundaries; 0 for `total`). */
 export function periodStart(period: BudgetPeriod, now: number): number {
+  if (period === "total") return 0;
+  const last = lastPeriod.get(period);
+  if (last !== undefined && now >= last.start && now < last.end) return last.start;
+  const start = calendarStart(period, now);
+  lastPeriod.set(period, { start, end: calendarEnd(period, start) });
+  return start;
+}
+
+function calendarStart(period: BudgetPeriod, now: number): number {
   const d = new Date(now);
   switch (period) {
     case "day":
@@ -142,23 +155,29 @@ export function periodStart(period: BudgetPeriod, now: number): number {
   }
 }
 
-/** When the budget period containing `now` ends (null for `total`: it never resets). */
-export function periodEnd(period: BudgetPeriod, now: number): number | null {
-  const start = new Date(periodStart(period, now));
+/** The end of the calendar period that starts at `start`. */
+function calendarEnd(period: BudgetPeriod, start: number): number {
+  const d = new Date(start);
   switch (period) {
     case "day":
-      return start.getTime() + 86_400_000;
+      return start + 86_400_000;
     case "week":
-      return start.getTime() + 7 * 86_400_000;
+      return start + 7 * 86_400_000;
     case "month":
-      return Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1);
+      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
     case "total":
-      return null;
+      return Infinity;
     default: {
       const never: never = period;
       throw new Error(`unknown budget period ${String(never)}`);
     }
   }
+}
+
+/** When the budget period containing `now` ends (null for `total`: it never resets). */
+export function periodEnd(period: BudgetPeriod, now: number): number | null {
+  if (period === "total") return null;
+  return calendarEnd(period, periodStart(period, now));
 }
 
 /** Whether a caller under `policies` (a key's own, its team's; null for none) may call the model

@@ -46,15 +46,31 @@ export function redisTarget(url: string): string {
   return `${parsed.hostname}:${parsed.port || "6379"}`;
 }
 
+/** QUIT, or a hard disconnect when it fails or has no answer within `ms`. */
+async function quitWithin(redis: Redis, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("QUIT timed out")), ms);
+  });
+  try {
+    await Promise.race([redis.quit(), late]);
+  } catch {
+    redis.disconnect();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** See the module doc. */
 export function createLimits(options: LimitsOptions): Limits {
   const since = (options.now ?? Date.now)();
   if (options.redisUrl !== undefined && options.redisUrl !== "") {
     const redis = new Redis(options.redisUrl, {
-      // Fail at once while disconnected, and soon on a dead connection: never hang admission.
+      // Fail at once while disconnected, and soon on a dead connection (the limits bound every
+      // call to REDIS_COMMAND_TIMEOUT_MS with one timer: `call_deadlines.ts`; ioredis's own
+      // commandTimeout would arm one per command): never hang admission.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     });
     const failover = new FailoverLimits({
@@ -66,6 +82,7 @@ export function createLimits(options: LimitsOptions): Limits {
       now: options.now,
       prefix: options.prefix,
       leaseMs: options.leaseMs,
+      timeoutMs: REDIS_COMMAND_TIMEOUT_MS,
     });
     return {
       admitter: failover,
@@ -73,7 +90,7 @@ export function createLimits(options: LimitsOptions): Limits {
       state: () => failover.state(),
       close: async () => {
         failover.close();
-        await redis.quit().catch(() => redis.disconnect());
+        await quitWithin(redis, REDIS_COMMAND_TIMEOUT_MS);
       },
     };
   }

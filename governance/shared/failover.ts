@@ -53,6 +53,8 @@ export interface FailoverOptions {
   leaseMs?: number;
   /** How often a failed call on a live connection is probed with PING. */
   probeMs?: number;
+  /** Fails a Redis call with no answer within this many ms (`RedisLimits`' `timeoutMs`). */
+  timeoutMs?: number;
 }
 
 /** See the module doc. */
@@ -73,7 +75,11 @@ export class FailoverLimits implements Admitter {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#since = this.#now();
-    this.#backend = new RedisLimits({ redis: options.redis, prefix: options.prefix });
+    this.#backend = new RedisLimits({
+      redis: options.redis,
+      prefix: options.prefix,
+      timeoutMs: options.timeoutMs,
+    });
     this.#shared = new SharedGovernor({
       backend: this.#backend,
       store: options.store,
@@ -153,11 +159,13 @@ export class FailoverLimits implements Admitter {
     };
   }
 
-  /** Stops the heartbeat and the probe (the caller closes the client). */
+  /** Stops the heartbeat, the probe and the calls' deadline timer (the caller closes the
+   * client). */
   close(): void {
     this.#closed = true;
     this.#shared.close();
     this.#stopProbe();
+    this.#backend.close();
   }
 
   #fallback(request: AdmissionRequest): Admission | Promise<Admission> {
@@ -225,7 +233,7 @@ export class FailoverLimits implements Admitter {
   #startProbe(): void {
     if (this.#probe !== null) return;
     this.#probe = setInterval(() => {
-      this.#options.redis.ping().then(() => this.#rejoin(), () => {});
+      this.#backend.ping().then(() => this.#rejoin(), () => {});
     }, this.#options.probeMs ?? 1_000);
     if (typeof this.#probe === "number") Deno.unrefTimer(this.#probe);
   }

@@ -162,3 +162,49 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: serverFound
+    ? "failover: a Redis that stops answering → local limits within the call timeout; back → rejoined"
+    : "failover: a silent Redis (ignored: no redis-server binary on PATH)",
+  ignore: !serverFound,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const port = freePort();
+    const server = startRedis(port);
+    const log = memoryLogger();
+    let limits: Limits | null = null;
+    try {
+      limits = createLimits({
+        redisUrl: `redis://:s3cret@127.0.0.1:${port}`,
+        onRedisDown: "local",
+        store: fakeLedger(),
+        log,
+        prefix: `gatehouse:test:${crypto.randomUUID()}:`,
+      });
+      await limits.ready(5_000);
+      assert.equal(limits.state().shared, true);
+      const key = keyWith({ rpm: 100 });
+      (await limits.admitter.admit(requestOf(key, model))).release(spentOf({}, 0));
+      // The connection stays open, nothing answers: only the call's own deadline can tell.
+      server.kill("SIGSTOP");
+      const started = Date.now();
+      const served = await limits.admitter.admit(requestOf(key, model));
+      const waited = Date.now() - started;
+      assert.ok(waited >= 400 && waited < 1_500, `switched after ${waited} ms`);
+      assert.equal(limits.state().backend, "local");
+      assert.equal(log.lines.filter((l) => l.level === "warn").length, 1);
+      served.release(spentOf({}, 0));
+      server.kill("SIGCONT");
+      await until(() => limits!.state().shared, 5_000);
+      assert.ok(
+        log.lines.some((l) => l.level === "info" && /shared through Redis/.test(l.message)),
+      );
+    } finally {
+      server.kill("SIGCONT");
+      await limits?.close();
+      await kill(server);
+    }
+  },
+});

@@ -15,7 +15,6 @@ import type {
   AdmitReply,
   FlowCall,
   FlowReply,
-  HeldScope,
   LimitsBackend,
   Refused,
   ReleaseCall,
@@ -23,6 +22,7 @@ import type {
   ScopeFigures,
   ScopeId,
 } from "./backend.ts";
+import { CallDeadlines } from "./call_deadlines.ts";
 import { ADMIT, FLOW, RELEASE } from "./redis_scripts.ts";
 
 /** The prefix of every key unless told otherwise. */
@@ -46,6 +46,10 @@ export interface RedisLimitsOptions {
   redis: Redis;
   /** Prepended to every key (tests isolate themselves with a random one). */
   prefix?: string;
+  /** Fails a call with no answer within this many ms ("Command timed out"), by one timer for
+   * all calls (`call_deadlines.ts`) rather than ioredis's `commandTimeout`, which arms a timer
+   * per command. Unbounded when absent. */
+  timeoutMs?: number;
 }
 
 interface RawReply {
@@ -54,6 +58,11 @@ interface RawReply {
   o?: number[] | Record<string, never>;
   f?: number[][];
 }
+
+/** A scope's keys, in the order the scripts take them (`redis_scripts.ts`). */
+const KEY_SUFFIXES = ["rpm", "tpm", "tpmt", "live", "held", "spent"];
+/** Scopes whose key names are kept; past it the memory starts over. */
+const MAX_KEY_NAMES = 10_000;
 
 /** The field of a budget period in a scope's `spent` hash. */
 const fieldOf = (budget: { period: string; start: number } | null | undefined) =>
@@ -89,11 +98,15 @@ export class RedisLimits implements LimitsBackend {
   readonly #redis: Redis;
   readonly #scripts: Scripted;
   readonly #prefix: string;
+  readonly #deadlines: CallDeadlines | null;
+  /** The keys of each scope by its base, so a call does not build six strings per scope. */
+  readonly #keyNames = new Map<string, string[]>();
 
   /** Limits kept by `options.redis` under `options.prefix`. */
   constructor(options: RedisLimitsOptions) {
     this.#redis = options.redis;
     this.#prefix = options.prefix ?? DEFAULT_PREFIX;
+    this.#deadlines = options.timeoutMs === undefined ? null : new CallDeadlines(options.timeoutMs);
     this.#redis.defineCommand("gatehouseAdmit", { lua: ADMIT });
     this.#redis.defineCommand("gatehouseRelease", { lua: RELEASE });
     this.#redis.defineCommand("gatehouseFlow", { lua: FLOW });
@@ -102,21 +115,20 @@ export class RedisLimits implements LimitsBackend {
 
   /** One round trip: checks every limit of key and team and takes the holds. */
   async admit(call: AdmitCall): Promise<AdmitReply> {
-    const args: Arg[] = [call.scopes.length * 6];
-    for (const scope of call.scopes) this.#keys(scope, args);
-    args.push(
+    const args = this.#keysOf(call.scopes);
+    // The script's ARGV[2] (`redis_scripts.ts`): strings where it stores the caller's text.
+    const rest: Arg[] = [
       call.now,
-      call.requestId,
       call.leaseMs,
-      call.tokens ?? -1,
+      String(call.tokens ?? -1),
       String(call.reservation),
       call.scopes.length,
       call.peek ? "1" : "0",
       SPENT_TTL_MS,
-    );
+    ];
     for (const scope of call.scopes) {
       const budget = scope.budget;
-      args.push(
+      rest.push(
         scope.rpm ?? -1,
         scope.tpm ?? -1,
         scope.maxParallel ?? -1,
@@ -125,7 +137,9 @@ export class RedisLimits implements LimitsBackend {
         budget?.loaded === undefined ? "" : String(budget.loaded),
       );
     }
-    const raw = JSON.parse(String(await this.#scripts.gatehouseAdmit(...args))) as RawReply;
+    args.push(call.requestId, JSON.stringify(rest));
+    const reply = await this.#bound(this.#scripts.gatehouseAdmit(...args));
+    const raw = JSON.parse(String(reply)) as RawReply;
     if (raw.load !== undefined) return { kind: "load", scopes: raw.load };
     const figures = figuresOf(raw.f);
     if (raw.r !== undefined) return { kind: "refused", refused: refusedOf(raw.r), figures };
@@ -135,25 +149,27 @@ export class RedisLimits implements LimitsBackend {
 
   /** One round trip: ends the hold, settles the tpm entry and adds the cost to settled. */
   async release(call: ReleaseCall): Promise<void> {
-    const args = this.#heldArgs(call.scopes);
-    args.push(
+    const args = this.#keysOf(call.scopes);
+    const rest: Arg[] = [
       call.now,
-      call.requestId,
-      Math.round(call.tokens),
+      String(Math.round(call.tokens)),
       String(call.cost),
       call.scopes.length,
       SPENT_TTL_MS,
-    );
-    for (const scope of call.scopes) args.push(scope.tpm ? "1" : "0", fieldOf(scope.budget));
-    await this.#scripts.gatehouseRelease(...args);
+    ];
+    for (const scope of call.scopes) rest.push(scope.tpm ? "1" : "0", fieldOf(scope.budget));
+    args.push(call.requestId, JSON.stringify(rest));
+    await this.#bound(this.#scripts.gatehouseRelease(...args));
   }
 
   /** One round trip: raises the hold to the spend so far; answers everyone else's. */
   async flow(call: FlowCall): Promise<FlowReply> {
-    const args = this.#heldArgs(call.scopes);
-    args.push(call.now, call.requestId, String(call.actual), call.scopes.length, SPENT_TTL_MS);
-    for (const scope of call.scopes) args.push(fieldOf(scope.budget));
-    const raw = JSON.parse(String(await this.#scripts.gatehouseFlow(...args))) as number[] | object;
+    const args = this.#keysOf(call.scopes);
+    const rest: Arg[] = [call.now, String(call.actual), call.scopes.length, SPENT_TTL_MS];
+    for (const scope of call.scopes) rest.push(fieldOf(scope.budget));
+    args.push(call.requestId, JSON.stringify(rest));
+    const reply = await this.#bound(this.#scripts.gatehouseFlow(...args));
+    const raw = JSON.parse(String(reply)) as number[] | object;
     const others = Array.isArray(raw) ? raw : [];
     return { others: others.map((o: number) => o < 0 ? null : o) };
   }
@@ -173,7 +189,7 @@ export class RedisLimits implements LimitsBackend {
         pipeline.pexpire(`${base}held`, ttl);
       }
     }
-    const results = await pipeline.exec();
+    const results = await this.#bound(pipeline.exec());
     const failed = results?.find(([error]) => error !== null);
     if (failed) throw failed[0];
   }
@@ -181,29 +197,41 @@ export class RedisLimits implements LimitsBackend {
   /** Deletes the settled spend of `scopes` (reloaded from the ledger at their next admission). */
   async forget(scopes: ScopeId[]): Promise<void> {
     if (scopes.length === 0) return;
-    await this.#redis.del(...scopes.map((scope) => `${this.#base(scope)}spent`));
+    await this.#bound(this.#redis.del(...scopes.map((scope) => `${this.#base(scope)}spent`)));
+  }
+
+  /** A PING, bounded like every other call (the failover's probe). */
+  async ping(): Promise<void> {
+    await this.#bound(this.#redis.ping());
+  }
+
+  /** Stops the calls' deadline timer (the caller closes the client). */
+  close(): void {
+    this.#deadlines?.close();
+  }
+
+  #bound<T>(call: Promise<T>): Promise<T> {
+    return this.#deadlines === null ? call : this.#deadlines.bound(call);
   }
 
   #base(scope: ScopeId): string {
     return `${this.#prefix}${scope.kind}:${scope.id}:`;
   }
 
-  /** Appends the six keys of `scope` (the layout of `redis_scripts.ts`). */
-  #keys(scope: ScopeId, args: Arg[]): void {
-    const base = this.#base(scope);
-    args.push(
-      `${base}rpm`,
-      `${base}tpm`,
-      `${base}tpmt`,
-      `${base}live`,
-      `${base}held`,
-      `${base}spent`,
-    );
-  }
-
-  #heldArgs(scopes: HeldScope[]): Arg[] {
+  /** The script's key count and keys: the six of each scope, in the layout of
+   * `redis_scripts.ts` (made once per scope and kept). */
+  #keysOf(scopes: ScopeId[]): Arg[] {
     const args: Arg[] = [scopes.length * 6];
-    for (const scope of scopes) this.#keys(scope, args);
+    for (const scope of scopes) {
+      const base = this.#base(scope);
+      let keys = this.#keyNames.get(base);
+      if (keys === undefined) {
+        if (this.#keyNames.size >= MAX_KEY_NAMES) this.#keyNames.clear();
+        keys = KEY_SUFFIXES.map((suffix) => `${base}${suffix}`);
+        this.#keyNames.set(base, keys);
+      }
+      for (const key of keys) args.push(key);
+    }
     return args;
   }
 }

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Redis } from "ioredis";
-import { fakeLedger, keyWith, modelWith, requestOf, spentOf } from "../testing.ts";
+import { fakeClock, fakeLedger, keyWith, modelWith, requestOf, spentOf } from "../testing.ts";
 import { SharedGovernor } from "./shared_governor.ts";
-import { redisTest } from "./test_backends.ts";
+import { backendTest, redisTest } from "./test_backends.ts";
 
 const model = modelWith("gpt-test", { input: 0, output: 1_000 });
 
@@ -36,6 +36,36 @@ redisTest(
     const keys = await client.keys(`${made.redis!.prefix}*`);
     assert.ok(keys.length > 0);
     for (const k of keys) assert.ok((await client.pttl(k)) > 0, `${k} has a TTL`);
+    governor.close();
+  },
+);
+
+backendTest(
+  "tpm: an entry settled at 0 tokens leaves the window without failing the next call",
+  async (made) => {
+    const clock = fakeClock();
+    const governor = new SharedGovernor({
+      backend: made.backend,
+      store: fakeLedger(),
+      now: clock.now,
+    });
+    const key = keyWith({ tpm: 100_000 });
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    // A request that ended with no usage (refused upstream, client gone): 0 tokens settled.
+    (await governor.admit(requestOf(key, model))).release(spentOf({}, 0));
+    await settle();
+    clock.advance(30_000);
+    (await governor.admit(requestOf(key, model))).release(spentOf({ inputTokens: 40 }, 0));
+    await settle();
+    clock.advance(31_000);
+    // The first entry leaves the window, alone (a drop of 0 tokens), while the second stays.
+    const admission = await governor.admit(requestOf(key, model, { bodyBytes: 400 }));
+    assert.equal(
+      Number(admission.headers?.["x-ratelimit-remaining-tokens"]),
+      100_000 - 40 - (admission.inputEstimate ?? 0),
+    );
+    admission.release(spentOf({}, 0));
+    await settle();
     governor.close();
   },
 );

@@ -17,85 +17,50 @@
  * `spent` after `spentTtl` without use (then reloaded from the ledger). A lease that expired
  * takes its budget hold with it (the in-flight count and the hold of a crashed process vanish).
  * Floats given to Redis are passed as the caller's strings (Lua would print 14 digits).
+ *
+ * Arguments: `ARGV[1]` is the request id, `ARGV[2]` a JSON array of the rest (listed with each
+ * script; a string where the script stores the caller's text, a number where it only computes),
+ * so a call sends two arguments besides its keys, not twenty: each argument costs the client its
+ * own encoding. A script reads what it has already read or written from its own variables
+ * instead of asking Redis again (a count, the newest entry of a window).
  * @module
  */
-
-/** Shared functions, prepended to every script. */
-const LIB = `
-local WINDOW = 60000
-local EPS = 1e-8
-local function chunks(cmd, key, list)
-  for i = 1, #list, 1000 do redis.call(cmd, key, unpack(list, i, math.min(i + 999, #list))) end
-end
-local function expire_leases(live, held, now)
-  local gone = redis.call('ZRANGEBYSCORE', live, '-inf', now)
-  if #gone > 0 then
-    redis.call('ZREMRANGEBYSCORE', live, '-inf', now)
-    chunks('HDEL', held, gone)
-  end
-end
-local function newest(z)
-  local r = redis.call('ZRANGE', z, -1, -1, 'WITHSCORES')
-  if #r == 0 then return nil end
-  return tonumber(r[2])
-end
-local function prune_tokens(z, h, now)
-  local gone = redis.call('ZRANGEBYSCORE', z, '-inf', now - WINDOW)
-  if #gone == 0 then return tonumber(redis.call('HGET', h, '_sum') or '0') end
-  local drop = 0
-  for i = 1, #gone, 1000 do
-    local values = redis.call('HMGET', h, unpack(gone, i, math.min(i + 999, #gone)))
-    for j = 1, #values do drop = drop + (tonumber(values[j]) or 0) end
-  end
-  redis.call('ZREMRANGEBYSCORE', z, '-inf', now - WINDOW)
-  if redis.call('ZCARD', z) == 0 then
-    redis.call('DEL', h)
-    return 0
-  end
-  chunks('HDEL', h, gone)
-  return redis.call('HINCRBY', h, '_sum', -drop)
-end
-local function held_sum(held)
-  local values = redis.call('HVALS', held)
-  local sum = 0
-  for i = 1, #values do sum = sum + tonumber(values[i]) end
-  return sum, #values
-end
-`;
+import { LIB } from "./redis_script_lib.ts";
 
 /**
- * Admit (or peek). ARGV: now, id, leaseMs, tokens (-1: not in tpm), reservation, n, peek
- * ('1'), spentTtl; then per scope: rpm, tpm, maxParallel, budget (-1: none), field (period
- * `<period>:<start>`), loaded ('' unless the caller loaded the ledger). Answers JSON:
+ * Admit (or peek). ARGV[2]: [now, leaseMs, tokens ('-1': not in tpm), reservation, n, peek
+ * ('1'), spentTtl], then per scope: rpm, tpm, maxParallel, budget ('-1' or -1: none), field
+ * (period `<period>:<start>`), loaded ('' unless the caller loaded the ledger). Answers JSON:
  * `{load}` (0-based scopes to load), `{r, f}` (refusal [check, scope, wait] and figures) or
  * `{o, f}` (others per scope, -1 none; figures after taking). Figures per scope: [inFlight,
  * count, rpmReset, used, tpmReset, settled, held, holds], -1 where the limit is absent.
  */
 export const ADMIT = LIB + `
-local now = tonumber(ARGV[1])
-local id = ARGV[2]
-local lease = tonumber(ARGV[3])
-local tokens = tonumber(ARGV[4])
-local reservation = tonumber(ARGV[5])
-local n = tonumber(ARGV[6])
-local spent_ttl = tonumber(ARGV[8])
+local id = ARGV[1]
+local A = cjson.decode(ARGV[2])
+local now = A[1]
+local lease = A[2]
+local tokens = tonumber(A[3])
+local reservation = tonumber(A[4])
+local n = A[5]
+local spent_ttl = A[7]
 local S = {}
 local load = {}
 for i = 1, n do
   local k = (i - 1) * 6
-  local a = 8 + (i - 1) * 6
+  local a = 7 + (i - 1) * 6
   local s = { rpm = KEYS[k + 1], tz = KEYS[k + 2], th = KEYS[k + 3], live = KEYS[k + 4],
-    held = KEYS[k + 5], spent = KEYS[k + 6], lrpm = tonumber(ARGV[a + 1]),
-    ltpm = tonumber(ARGV[a + 2]), lpar = tonumber(ARGV[a + 3]), lbud = tonumber(ARGV[a + 4]),
-    field = ARGV[a + 5] }
+    held = KEYS[k + 5], spent = KEYS[k + 6], lrpm = tonumber(A[a + 1]),
+    ltpm = tonumber(A[a + 2]), lpar = tonumber(A[a + 3]), lbud = tonumber(A[a + 4]),
+    field = A[a + 5] }
   expire_leases(s.live, s.held, now)
   if s.lbud >= 0 then
     local settled = redis.call('HGET', s.spent, s.field)
-    if not settled and ARGV[a + 6] ~= '' then
+    if not settled and A[a + 6] ~= '' then
       -- set-if-absent: the caller loaded the ledger; another period's field goes with it
       redis.call('DEL', s.spent)
-      redis.call('HSET', s.spent, s.field, ARGV[a + 6])
-      settled = ARGV[a + 6]
+      redis.call('HSET', s.spent, s.field, A[a + 6])
+      settled = A[a + 6]
     end
     if settled then
       s.settled = tonumber(settled)
@@ -106,24 +71,42 @@ for i = 1, n do
     end
   end
   if s.lrpm >= 0 then redis.call('ZREMRANGEBYSCORE', s.rpm, '-inf', now - WINDOW) end
-  if s.ltpm >= 0 then s.used = prune_tokens(s.tz, s.th, now) end
+  if s.ltpm >= 0 then s.used = prune_tokens(s.tz, s.th, now, true) end
   S[i] = s
 end
 if #load > 0 then return cjson.encode({ load = load }) end
+
+-- Counts and newest entries, read once and then kept up to date by what this script writes.
+local function live_count(s)
+  if not s.nlive then s.nlive = redis.call('ZCARD', s.live) end
+  return s.nlive
+end
+local function rpm_count(s)
+  if not s.nrpm then s.nrpm = redis.call('ZCARD', s.rpm) end
+  return s.nrpm
+end
+local function rpm_newest(s)
+  if s.trpm == nil then s.trpm = newest(s.rpm) or false end
+  return s.trpm or nil
+end
+local function tpm_newest(s)
+  if s.ttpm == nil then s.ttpm = newest(s.tz) or false end
+  return s.ttpm or nil
+end
 
 local function figures()
   local out = {}
   for i = 1, n do
     local s = S[i]
-    local f = { redis.call('ZCARD', s.live), -1, -1, -1, -1, -1, -1, -1 }
+    local f = { live_count(s), -1, -1, -1, -1, -1, -1, -1 }
     if s.lrpm >= 0 then
-      f[2] = redis.call('ZCARD', s.rpm)
-      local t = newest(s.rpm)
+      f[2] = rpm_count(s)
+      local t = rpm_newest(s)
       f[3] = t and t + WINDOW or now
     end
     if s.ltpm >= 0 then
       f[4] = s.used
-      local t = newest(s.tz)
+      local t = tpm_newest(s)
       f[5] = t and t + WINDOW or now
     end
     if s.lbud >= 0 then f[6], f[7], f[8] = s.settled, s.heldsum, s.holds end
@@ -131,7 +114,7 @@ local function figures()
   end
   return out
 end
-if ARGV[7] == '1' then return cjson.encode({ o = {}, f = figures() }) end
+if A[6] == '1' then return cjson.encode({ o = {}, f = figures() }) end
 
 local function tpm_wait(s)
   if tokens > s.ltpm then return -1 end
@@ -154,12 +137,12 @@ local function refusal()
   end
   for i = 1, n do
     local s = S[i]
-    if s.lpar >= 0 and redis.call('ZCARD', s.live) >= s.lpar then return { 'parallel', i - 1, 0 } end
+    if s.lpar >= 0 and live_count(s) >= s.lpar then return { 'parallel', i - 1, 0 } end
   end
   for i = 1, n do
     local s = S[i]
     if s.lrpm >= 0 then
-      local count = redis.call('ZCARD', s.rpm)
+      local count = rpm_count(s)
       if count >= s.lrpm then
         local r = redis.call('ZRANGE', s.rpm, count - s.lrpm, count - s.lrpm, 'WITHSCORES')
         local wait = tonumber(r[2]) + WINDOW - now
@@ -182,23 +165,31 @@ if refused then return cjson.encode({ r = refused, f = figures() }) end
 local others = {}
 for i = 1, n do
   local s = S[i]
-  redis.call('ZADD', s.live, now + lease, id)
+  local added = redis.call('ZADD', s.live, now + lease, id)
+  if s.nlive then s.nlive = s.nlive + added end
   redis.call('PEXPIRE', s.live, lease + WINDOW)
   if s.lrpm >= 0 then
-    redis.call('ZADD', s.rpm, math.max(now, newest(s.rpm) or now), id)
-    redis.call('ZREMRANGEBYRANK', s.rpm, 0, -(s.lrpm + 1))
+    local t = math.max(now, rpm_newest(s) or now)
+    added = redis.call('ZADD', s.rpm, t, id)
+    local trimmed = redis.call('ZREMRANGEBYRANK', s.rpm, 0, -(s.lrpm + 1))
+    if s.nrpm then s.nrpm = s.nrpm + added - trimmed end
+    -- the entry just added is the newest (its time is at least every other's) and is kept
+    -- whenever the window keeps any
+    if s.lrpm >= 1 then s.trpm = t else s.trpm = nil end
     redis.call('PEXPIRE', s.rpm, 2 * WINDOW)
   end
   if s.ltpm >= 0 and tokens >= 0 then
-    redis.call('ZADD', s.tz, math.max(now, newest(s.tz) or now), id)
-    redis.call('HSET', s.th, id, ARGV[4])
+    local t = math.max(now, tpm_newest(s) or now)
+    redis.call('ZADD', s.tz, t, id)
+    s.ttpm = t
+    redis.call('HSET', s.th, id, A[3])
     s.used = redis.call('HINCRBY', s.th, '_sum', tokens)
     redis.call('PEXPIRE', s.tz, 2 * WINDOW)
     redis.call('PEXPIRE', s.th, 2 * WINDOW)
   end
   if s.lbud >= 0 then
     others[i] = s.settled + s.heldsum
-    redis.call('HSET', s.held, id, ARGV[5])
+    redis.call('HSET', s.held, id, A[4])
     redis.call('PEXPIRE', s.held, lease + WINDOW)
     s.heldsum = s.heldsum + reservation
     s.holds = s.holds + 1
@@ -209,30 +200,31 @@ end
 return cjson.encode({ o = others, f = figures() })
 `;
 
-/** Release. ARGV: now, id, tokens, cost, n, spentTtl; per scope: tpm ('1'), field ('' when no
- * budget). The cost is added to the period's settled spend when it is loaded. */
+/** Release. ARGV[2]: [now, tokens, cost, n, spentTtl], then per scope: tpm ('1'), field (''
+ * when no budget). The cost is added to the period's settled spend when it is loaded. */
 export const RELEASE = LIB + `
-local now = tonumber(ARGV[1])
-local id = ARGV[2]
-local tokens = tonumber(ARGV[3])
-local n = tonumber(ARGV[5])
+local id = ARGV[1]
+local A = cjson.decode(ARGV[2])
+local now = A[1]
+local tokens = tonumber(A[2])
+local n = A[4]
 for i = 1, n do
   local k = (i - 1) * 6
-  local a = 6 + (i - 1) * 2
+  local a = 5 + (i - 1) * 2
   redis.call('ZREM', KEYS[k + 4], id)
-  local field = ARGV[a + 2]
+  local field = A[a + 2]
   if field ~= '' then
     redis.call('HDEL', KEYS[k + 5], id)
     if redis.call('HEXISTS', KEYS[k + 6], field) == 1 then
-      redis.call('HINCRBYFLOAT', KEYS[k + 6], field, ARGV[4])
-      redis.call('PEXPIRE', KEYS[k + 6], tonumber(ARGV[6]))
+      redis.call('HINCRBYFLOAT', KEYS[k + 6], field, A[3])
+      redis.call('PEXPIRE', KEYS[k + 6], A[5])
     end
   end
-  if ARGV[a + 1] == '1' then
-    prune_tokens(KEYS[k + 2], KEYS[k + 3], now)
+  if A[a + 1] == '1' then
+    prune_tokens(KEYS[k + 2], KEYS[k + 3], now, false)
     local old = redis.call('HGET', KEYS[k + 3], id)
     if old then
-      redis.call('HSET', KEYS[k + 3], id, ARGV[3])
+      redis.call('HSET', KEYS[k + 3], id, A[2])
       redis.call('HINCRBY', KEYS[k + 3], '_sum', tokens - tonumber(old))
     end
   end
@@ -240,26 +232,27 @@ end
 return 1
 `;
 
-/** Flow. ARGV: now, id, actual, n, spentTtl; per scope: field. Raises the hold to `actual`
- * when above it; answers JSON [others per scope] (-1: settled not loaded). */
+/** Flow. ARGV[2]: [now, actual, n, spentTtl], then per scope: field. Raises the hold to
+ * `actual` when above it; answers JSON [others per scope] (-1: settled not loaded). */
 export const FLOW = LIB + `
-local now = tonumber(ARGV[1])
-local id = ARGV[2]
-local actual = tonumber(ARGV[3])
-local n = tonumber(ARGV[4])
+local id = ARGV[1]
+local A = cjson.decode(ARGV[2])
+local now = A[1]
+local actual = tonumber(A[2])
+local n = A[3]
 local others = {}
 for i = 1, n do
   local k = (i - 1) * 6
   expire_leases(KEYS[k + 4], KEYS[k + 5], now)
   local cur = redis.call('HGET', KEYS[k + 5], id)
   if cur and actual > tonumber(cur) then
-    redis.call('HSET', KEYS[k + 5], id, ARGV[3])
-    cur = ARGV[3]
+    redis.call('HSET', KEYS[k + 5], id, A[2])
+    cur = A[2]
   end
-  local settled = redis.call('HGET', KEYS[k + 6], ARGV[5 + i])
+  local settled = redis.call('HGET', KEYS[k + 6], A[4 + i])
   if settled then
     others[i] = tonumber(settled) + held_sum(KEYS[k + 5]) - (tonumber(cur) or 0)
-    redis.call('PEXPIRE', KEYS[k + 6], tonumber(ARGV[5]))
+    redis.call('PEXPIRE', KEYS[k + 6], A[4])
   else
     others[i] = -1
   end

@@ -1,17 +1,19 @@
 /**
- * The Postgres ledger's writer: rows are queued and written in batches (one transaction of
- * multi-row INSERTs a few milliseconds after the first), like SQLite's. A write that fails — the
- * server restarting, the network gone — keeps its rows queued and is retried with a backoff;
- * the queue is bounded, and what happens is logged once per change of state, never silently.
+ * The Postgres ledger's writer: rows are queued and written in batches a few milliseconds after
+ * the first, like SQLite's: one statement per batch, its rows bound as one JSON parameter
+ * (`ledger_json.ts`). A write that fails — the server restarting, the network gone — keeps its
+ * rows queued and is retried with a backoff; the queue is bounded, and what happens is logged
+ * once per change of state, never silently.
  *
- * A batch is written at most once: it claims its id in `ledger_batches` in the same transaction,
- * and a failed batch is retried as it was, under the same id. So a commit that succeeded but
+ * A batch is written at most once: it claims its id in `ledger_batches` in the same statement
+ * (or, for a batch too large for one, the same transaction), and a failed batch is retried as
+ * it was, under the same id. So a commit that succeeded but
  * whose answer the cut connection lost is found done on the retry, not billed twice.
  * @module
  */
 import type { UsageRecord } from "../store.ts";
-import { LEDGER_COLUMNS, ledgerValues } from "../ledger_rows.ts";
-import type { SqlClient, SqlQueries, SqlValue } from "./sql_client.ts";
+import { CLAIM_AND_INSERT, CLAIM_BATCH, INSERT, ledgerJson } from "./ledger_json.ts";
+import type { SqlClient, SqlQueries } from "./sql_client.ts";
 
 /** Where the store reports what a caller cannot see (the ledger's outages). */
 export type StoreLogger = (level: "info" | "warn" | "error", message: string) => void;
@@ -29,16 +31,9 @@ export interface LedgerOptions {
   writeTimeoutMs?: number;
 }
 
-/** The ledger's columns: the shared ones (Postgres has no legacy `aborted`). */
-const COLUMNS = LEDGER_COLUMNS;
-
 /** How long a row may wait for companions before its batch is written. */
 const BATCH_DELAY_MS = 5;
 
-/** Claims a batch id; no row back when it was claimed (written) before. */
-const CLAIM_BATCH =
-  "INSERT INTO ledger_batches (id, written_at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING " +
-  "RETURNING id";
 /** Batch ids are kept this long (a retry comes within seconds; a day is ample). */
 const BATCH_ID_KEEP_MS = 24 * 3_600_000;
 /** How often the writer prunes old batch ids. */
@@ -50,23 +45,22 @@ interface Batch {
   rows: UsageRecord[];
 }
 
-/** Statement sizes, largest first: a batch is cut into these, so at most seven statement texts
- * exist (each prepared once per connection) and 64 × 22 parameters stay far below 65 535. */
-const CHUNKS = [64, 32, 16, 8, 4, 2, 1];
+/** The most rows one INSERT carries (a batch after an outage can hold 100 000). */
+const ROWS_PER_INSERT = 1_000;
 
-function insertRows(rows: number): string {
-  const tuples = Array.from({ length: rows }, (_, r) => {
-    const base = r * COLUMNS.length;
-    return `(${COLUMNS.map((_, c) => `$${base + c + 1}`).join(", ")})`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** `work`'s value, or `late` once `ms` have passed. */
+async function within<T>(ms: number, work: Promise<T>, late: T): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late), Math.max(0, ms));
   });
-  return `INSERT INTO usage (${COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`;
-}
-
-const INSERTS = new Map(CHUNKS.map((size) => [size, insertRows(size)]));
-
-/** The bound values of one row: the shared ones, booleans as they are. */
-function values(r: UsageRecord): SqlValue[] {
-  return ledgerValues(r, (value) => value);
+  try {
+    return await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function messageOf(error: unknown): string {
@@ -151,16 +145,18 @@ export class PostgresLedger {
     return this.queued === 0;
   }
 
-  /** Stops taking rows and makes a last attempt to write the queue, for at most `deadlineMs`;
-   * logs how many rows were lost when it fails. */
+  /** Stops taking rows and keeps trying to write the queue (with the retry delays) for at most
+   * `deadlineMs`; logs how many rows were lost when it fails. */
   async close(deadlineMs: number): Promise<void> {
     this.#closed = true;
-    let deadline: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<false>((resolve) => {
-      deadline = setTimeout(() => resolve(false), deadlineMs);
-    });
-    const written = await Promise.race([this.flush(), timedOut]);
-    clearTimeout(deadline);
+    const end = performance.now() + deadlineMs;
+    let written = false;
+    // A write right after the server dropped the pool's connections fails once per dead
+    // connection: the queue gets the whole deadline, not one attempt.
+    for (let left = deadlineMs; left > 0 && !written; left = end - performance.now()) {
+      written = await within(left, this.flush(), false);
+      if (!written) await within(end - performance.now(), sleep(this.#retryDelay), undefined);
+    }
     if (this.#timer !== null) clearTimeout(this.#timer);
     this.#timer = null;
     this.#reportDropped();
@@ -230,17 +226,17 @@ export class PostgresLedger {
   }
 
   /**
-   * Writes `batch` in one transaction, or fails after the write timeout. A connection the server
-   * cut mid-transaction can leave the driver's promise pending for good (postgres@3.4.9 under
-   * Deno, see `driver_guard.ts`); a write that never ends would hold the queue forever. The batch
-   * keeps its id, so if that transaction did commit after all, the retry finds it claimed.
+   * Writes `batch` (one statement, or one transaction: {@link #write}), or fails after the
+   * write timeout. A connection the server cut mid-write can leave the driver's promise pending
+   * for good (postgres@3.4.9 under Deno, see `driver_guard.ts`); a write that never ends would
+   * hold the queue forever. The batch keeps its id, so if that write did commit after all, the
+   * retry finds it claimed.
    */
   async #transaction(batch: Batch): Promise<void> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // A copy: a transaction given up on may still be reading its rows while the queue bound
-    // drops the oldest of the batch for the retry.
-    const rows = { id: batch.id, rows: batch.rows.slice() };
-    const write = this.#client.transaction((tx) => this.#insert(tx, rows));
+    // A copy: a write given up on may still be reading its rows while the queue bound drops the
+    // oldest of the batch for the retry.
+    const write = this.#store({ id: batch.id, rows: batch.rows.slice() });
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
         () => reject(new Error(`no answer within ${this.#writeTimeoutMs} ms`)),
@@ -255,21 +251,30 @@ export class PostgresLedger {
     }
   }
 
-  /** Writes `batch` in `tx` unless its id was claimed before (then it was written). */
-  async #insert(tx: SqlQueries, batch: Batch): Promise<void> {
+  /** A batch that fits one INSERT is claimed and written by one statement (atomic by itself: no
+   * BEGIN and COMMIT round trips); a larger one, or one that also prunes old batch ids, in one
+   * transaction. */
+  async #store(batch: Batch): Promise<void> {
     const now = Date.now();
-    if (now - this.#lastPrune >= PRUNE_EVERY_MS) {
-      this.#lastPrune = now;
+    const prune = now - this.#lastPrune >= PRUNE_EVERY_MS;
+    if (prune) this.#lastPrune = now;
+    if (!prune && batch.rows.length <= ROWS_PER_INSERT) {
+      await this.#client.query(CLAIM_AND_INSERT, [batch.id, now, ledgerJson(batch.rows)]);
+      return;
+    }
+    await this.#client.transaction((tx) => this.#insert(tx, batch, now, prune));
+  }
+
+  /** Writes `batch` in `tx` unless its id was claimed before (then it was written). */
+  async #insert(tx: SqlQueries, batch: Batch, now: number, prune: boolean): Promise<void> {
+    if (prune) {
       await tx.query("DELETE FROM ledger_batches WHERE written_at < $1", [now - BATCH_ID_KEEP_MS]);
     }
     const claimed = await tx.query(CLAIM_BATCH, [batch.id, now]);
     if (claimed.length === 0) return;
     const rows = batch.rows;
-    let next = 0;
-    for (const size of CHUNKS) {
-      for (; next + size <= rows.length; next += size) {
-        await tx.query(INSERTS.get(size) ?? "", rows.slice(next, next + size).flatMap(values));
-      }
+    for (let next = 0; next < rows.length; next += ROWS_PER_INSERT) {
+      await tx.query(INSERT, [ledgerJson(rows.slice(next, next + ROWS_PER_INSERT))]);
     }
   }
 

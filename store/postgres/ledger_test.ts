@@ -6,26 +6,32 @@ import { pgliteDatabase } from "./pg_test_kit.ts";
 
 const loose = { sanitizeOps: false, sanitizeResources: false };
 
-/** `client`, whose transactions fail while `down` is true (the ledger writes in one), never
- * answer while `hang` is true, and commit but answer with an error (the answer lost to a cut
- * connection) while `loseAnswer` is true. */
+/** `client`, whose ledger writes — transactions, and statements that claim a batch (a batch
+ * written by one statement) — fail while `down` is true, never answer while `hang` is true, and
+ * commit but answer with an error (the answer lost to a cut connection) while `loseAnswer` is
+ * true. Other statements (reads) go through. */
 function flaky(client: SqlClient) {
   const state = { down: false, hang: false, loseAnswer: false, attempts: 0 };
+  const write = <T>(run: () => Promise<T>): Promise<T> => {
+    if (state.down || state.hang) {
+      state.attempts++;
+      if (state.hang) return new Promise(() => {});
+      return Promise.reject(new Error("connection refused (simulated outage)"));
+    }
+    if (state.loseAnswer) {
+      return run().then(() => {
+        throw new Error("write CONNECTION_CLOSED (simulated: committed, answer lost)");
+      });
+    }
+    return run();
+  };
   const wrapped: SqlClient = {
     ...client,
-    transaction(fn) {
-      if (state.down || state.hang) {
-        state.attempts++;
-        if (state.hang) return new Promise(() => {});
-        return Promise.reject(new Error("connection refused (simulated outage)"));
-      }
-      if (state.loseAnswer) {
-        return client.transaction(fn).then(() => {
-          throw new Error("write CONNECTION_CLOSED (simulated: committed, answer lost)");
-        });
-      }
-      return client.transaction(fn);
+    query(text, params) {
+      if (!text.includes("ledger_batches")) return client.query(text, params);
+      return write(() => client.query(text, params));
     },
+    transaction: (fn) => write(() => client.transaction(fn)),
   };
   return { client: wrapped, state };
 }
@@ -154,6 +160,29 @@ Deno.test({
     } finally {
       await store.close();
       await raw.close();
+      await database.drop();
+    }
+  },
+});
+
+Deno.test({
+  name: "postgres ledger: a batch larger than one statement's rows is written whole, once",
+  ...loose,
+  fn: async () => {
+    const { database, state, store } = await flakyStore({ retryMs: 20, retryMaxMs: 40 });
+    const raw = database.client();
+    const count = async () => (await raw.query("SELECT COUNT(*)::int AS n FROM usage"))[0]?.n;
+    try {
+      await store.recordUsage(usageRow("k", 1, 1));
+      await until(async () => await count() === 1);
+      state.down = true;
+      for (let i = 0; i < 2_500; i++) await store.recordUsage(usageRow("k", 1, 10 + i));
+      await until(() => state.attempts >= 1);
+      state.down = false;
+      await until(async () => await count() === 2_501);
+      assert.equal(await store.spend({ keyId: "k", start: 0 }), 2_501);
+    } finally {
+      await store.close();
       await database.drop();
     }
   },
