@@ -15,6 +15,7 @@ import {
   responsesBody,
   responsesStream,
 } from "./fake_payloads.ts";
+import { Pacer } from "./streams/pacer.ts";
 
 const encoder = new TextEncoder();
 
@@ -69,29 +70,34 @@ function eventStream(events: Uint8Array<ArrayBuffer>[]): ReadableStream<Uint8Arr
  * answers with `count` content chunks, one every `ms`, between its role chunk and its ending. */
 const PACED = /^bench-paced-(\d{1,4})x(\d{1,5})/;
 
+/** The one clock of every paced stream. */
+const pacer = new Pacer();
+
 /** A paced chat stream: the chat answer's first event at once, then `count` content events one
- * every `intervalMs`, then its ending events; stops early when the reader cancels. */
+ * every `intervalMs` (from when the last one went), then its ending events; stops early when the
+ * reader cancels. */
 function pacedStream(events: Uint8Array<ArrayBuffer>[], count: number, intervalMs: number) {
   const content = events[1]!;
   const ending = events.slice(events.length - (events.length > 3 ? 3 : 2));
   let sent = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(events[0]!);
       const tick = () => {
+        if (cancelled) return;
         if (sent++ < count) {
           controller.enqueue(content);
-          timer = setTimeout(tick, intervalMs);
+          pacer.at(performance.now() + intervalMs, tick);
           return;
         }
         for (const event of ending) controller.enqueue(event);
         controller.close();
       };
-      timer = setTimeout(tick, intervalMs);
+      pacer.at(performance.now() + intervalMs, tick);
     },
     cancel() {
-      clearTimeout(timer);
+      cancelled = true;
     },
   });
 }

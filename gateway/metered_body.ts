@@ -64,21 +64,29 @@ export function meteredBody(
   const reader = body instanceof ReadableStream ? streamReader(body) : body;
   let target: ReadableStreamDefaultController<Uint8Array> | null = null;
   // What one upstream chunk produced leaves as one chunk: a translation emits several events per
-  // upstream event, and every chunk handed to the server is a write of its own.
-  let batch: BodyChunk[] | null = null;
-  // One sink for the step's whole life (steps may keep the sink they were started with).
+  // upstream event, and every chunk handed to the server is a write of its own. One array and
+  // one sink for the stream's whole life (steps may keep the sink they were started with): a
+  // chunk allocates nothing here.
+  const parts: BodyChunk[] = [];
+  let collecting = false;
   const sink: Sink<BodyChunk> = {
-    enqueue: (chunk) => batch ? batch.push(chunk) : target!.enqueue(toBytes(chunk)),
+    enqueue: (chunk) => {
+      if (collecting) parts.push(chunk);
+      else target!.enqueue(toBytes(chunk));
+    },
   };
-  const batched = (work: () => void) => {
-    batch = [];
+  /** Runs the step over `chunk` (null: its flush at the end) and hands what it emitted to the
+   * client as one chunk (what it emitted before throwing, too). */
+  const stepOver = (step: Step<Uint8Array, BodyChunk>, chunk: Uint8Array | null) => {
+    collecting = true;
     try {
-      work();
+      if (chunk !== null) step.transform(chunk, sink);
+      else step.flush?.(sink);
     } finally {
-      const parts = batch;
-      batch = null;
+      collecting = false;
       if (parts.length > 0) {
         const bytes = bytesOf(parts);
+        parts.length = 0;
         if (bytes.length > 0) target!.enqueue(bytes);
       }
     }
@@ -91,21 +99,22 @@ export function meteredBody(
       target = controller;
       step?.start?.(sink);
     },
+    // One pull reads on for as long as the client's queue has room: for a client keeping up,
+    // one suspended frame for the whole stream, resumed once per chunk.
     async pull(controller) {
       try {
-        // Read on while the client's queue has room: one pull call serves several chunks.
         do {
           const chunk = await reader.read();
           if (cancelled) return;
           if (chunk === null) {
-            if (step?.flush) batched(() => step.flush!(sink));
+            if (step) stepOver(step, null);
             watch.bodyEnded("end", status);
             controller.close();
             return;
           }
           watch.firstByte();
           // Without a step the body is bytes or text already; a step reads bytes.
-          if (step) batched(() => step.transform(chunk as Uint8Array, sink));
+          if (step) stepOver(step, chunk as Uint8Array);
           else controller.enqueue(toBytes(chunk));
         } while ((controller.desiredSize ?? 0) > 0);
       } catch (error) {

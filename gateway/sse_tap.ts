@@ -62,6 +62,10 @@ function afterLastEvent(bytes: Uint8Array): number {
 
 const NO_BYTES = new Uint8Array(0);
 
+/** Decodes complete runs of events (whole UTF-8 characters: no state between calls), for every
+ * stream. */
+const utf8 = new TextDecoder();
+
 /** The tap for one stream, as a step: each upstream chunk in, its complete events out. The
  * unfinished event is held as bytes and only each new chunk (with the three bytes before it) is
  * scanned for a boundary; a completed run of events is decoded and tested once. So every byte is
@@ -69,7 +73,6 @@ const NO_BYTES = new Uint8Array(0);
  * carrying a whole image) costs time in proportion to its size. A run ends at an event boundary,
  * an ASCII byte, so it never splits a UTF-8 character. */
 export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
-  const decoder = new TextDecoder();
   /** The unfinished event's bytes, and their last three (a boundary may straddle chunks). */
   let held: Uint8Array[] = [];
   let heldTail: Uint8Array = NO_BYTES;
@@ -119,7 +122,7 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       if (stopped) return;
       const run = completed(chunk);
       if (run === null) return;
-      const text = decoder.decode(run);
+      const text = utf8.decode(run);
       const meter = options.meter;
       if (options.interesting && !options.interesting.test(text)) {
         // No event here is of interest: the bytes go on as they came (up to a cut).
@@ -159,7 +162,7 @@ export function sseTapStep(options: TapOptions): Step<Uint8Array, BodyChunk> {
       else if (kept) out.enqueue(kept);
     },
     flush(out) {
-      const rest = held.length === 0 ? "" : decoder.decode(concatBytes(held));
+      const rest = held.length === 0 ? "" : utf8.decode(concatBytes(held));
       held = [];
       // A last event with no blank line after it is forwarded only when it is the stream's own
       // terminal event (a server that leaves out the final blank line); an event the upstream cut

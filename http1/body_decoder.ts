@@ -52,6 +52,16 @@ export function closeDelimitedDecoder(): BodyDecoder {
 /** The longest chunk-size or trailer line accepted. */
 const MAX_LINE = 8 * 1024;
 
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** The value of a hex digit's byte, or -1. */
+function hexValue(byte: number): number {
+  if (byte >= 0x30 && byte <= 0x39) return byte - 0x30;
+  const lower = byte | 0x20;
+  return lower >= 0x61 && lower <= 0x66 ? lower - 0x61 + 10 : -1;
+}
+
 /** Chunked transfer coding: hex sizes with optional extensions, data, and optional trailers,
  * across reads split at any byte. */
 export function chunkedDecoder(): BodyDecoder {
@@ -67,6 +77,31 @@ export function chunkedDecoder(): BodyDecoder {
     for (let j = i; j < stop; j++) line += String.fromCharCode(input[j]!);
     if (line.length > MAX_LINE) throw new Error("a chunk-size or trailer line is too long");
     return lf === -1 ? -1 : lf + 1;
+  };
+
+  /** The common lines read straight from the bytes, without building a string: a chunk size of
+   * bare hex digits, or the empty line after a chunk's data, each ending in CRLF (or LF) within
+   * `input`. Returns the index after the line, or -1 for any other line (read as text). */
+  const quickLine = (input: Uint8Array, i: number): number => {
+    let j = i;
+    let size = 0;
+    if (state === "size") {
+      for (; j < input.length && j - i <= 12; j++) {
+        const digit = hexValue(input[j]!);
+        if (digit === -1) break;
+        size = size * 16 + digit;
+      }
+      if (j === i || j - i > 12) return -1;
+    }
+    const end = input[j] === CR && input[j + 1] === LF ? j + 2 : input[j] === LF ? j + 1 : -1;
+    if (end === -1) return -1;
+    if (state === "size") {
+      remaining = size;
+      state = size === 0 ? "trailer" : "data";
+    } else {
+      state = "size";
+    }
+    return end;
   };
 
   /** The state after a complete line (its CR taken off) read in a line state. */
@@ -105,6 +140,13 @@ export function chunkedDecoder(): BodyDecoder {
           remaining -= take;
           if (remaining === 0) state = "data_end";
           continue;
+        }
+        if (line === "" && (state === "size" || state === "data_end")) {
+          const quick = quickLine(input, i);
+          if (quick !== -1) {
+            i = quick;
+            continue;
+          }
         }
         const next = takeLine(input, i);
         if (next === -1) return { data, done: false, rest: EMPTY };

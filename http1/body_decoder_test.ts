@@ -63,6 +63,22 @@ Deno.test("chunked: every split into two pushes gives the same body and end", ()
   }
 });
 
+Deno.test("chunked: plain hex sizes, as every stream sends them, at every split point", () => {
+  const events = ['data: {"a":1}\n\n', "data: [DONE]\n\n", "x".repeat(0x1f)];
+  const body = events.map((e) => `${e.length.toString(16)}\r\n${e}\r\n`).join("");
+  const all = encoder.encode(body + "0\r\n\r\nNEXT");
+  for (let at = 0; at <= all.length; at++) {
+    const result = feed(chunkedDecoder(), [all.subarray(0, at), all.subarray(at)]);
+    assert.deepEqual(result, { body: events.join(""), done: true, rest: "NEXT" }, `split at ${at}`);
+  }
+  // Twelve hex digits is the longest size taken; leading zeros count.
+  assert.deepEqual(feed(chunkedDecoder(), wire("000000000003\r\nabc\r\n0\r\n\r\n")), {
+    body: "abc",
+    done: true,
+    rest: "",
+  });
+});
+
 Deno.test("chunked: bytes after the terminator come back as rest", () => {
   const result = feed(chunkedDecoder(), wire("3\r\nabc\r\n0\r\n\r\nHTTP/1.1 200 OK\r\n"));
   assert.deepEqual(result, { body: "abc", done: true, rest: "HTTP/1.1 200 OK\r\n" });

@@ -25,7 +25,9 @@ export function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 /** The body read from `connection` through `decoder`, starting with `first`: what the decoder
- * made of the bytes that arrived with the head. */
+ * made of the bytes that arrived with the head. Its reads are promise chains, not async
+ * functions: a stream reads once per chunk, and a suspended async frame per read was much of
+ * what a chunk allocated. */
 export function bodyReader(
   connection: Connection,
   decoder: BodyDecoder,
@@ -34,38 +36,50 @@ export function bodyReader(
 ): ChunkReader<Uint8Array<ArrayBuffer>> {
   let pending: Decoded | null = first;
   let finished = false;
-  return {
-    async read() {
-      if (finished) return null;
-      try {
-        for (;;) {
-          let decoded = pending;
-          pending = null;
-          if (decoded === null) {
-            const input = await connection.read();
-            if (input === null) {
-              if (!decoder.end()) {
-                throw new Error("the upstream closed the connection before the body ended");
-              }
-              finished = true;
-              end.complete(false);
-              return null;
-            }
-            decoded = decoder.push(input);
-          }
-          const { data, done, rest } = decoded;
-          if (done) {
-            finished = true;
-            end.complete(rest.length === 0);
-            return data.length > 0 ? copyOut(data) : null;
-          }
-          if (data.length > 0) return copyOut(data);
+  /** A failed read: the connection is given up, and the reader sees the mapped error. */
+  const fail = (error: unknown): never => {
+    finished = true;
+    end.abandon();
+    throw end.failure(error);
+  };
+  /** What `decoded` hands out: its body bytes, null at the end of the body, or undefined when
+   * it holds none (framing only: read on). */
+  const take = (decoded: Decoded): Uint8Array<ArrayBuffer> | null | undefined => {
+    const { data, done, rest } = decoded;
+    if (done) {
+      finished = true;
+      end.complete(rest.length === 0);
+      return data.length > 0 ? copyOut(data) : null;
+    }
+    return data.length > 0 ? copyOut(data) : undefined;
+  };
+  const onInput = (
+    input: Uint8Array | null,
+  ): Uint8Array<ArrayBuffer> | null | Promise<Uint8Array<ArrayBuffer> | null> => {
+    let out: Uint8Array<ArrayBuffer> | null | undefined;
+    try {
+      if (input === null) {
+        if (!decoder.end()) {
+          throw new Error("the upstream closed the connection before the body ended");
         }
-      } catch (error) {
         finished = true;
-        end.abandon();
-        throw end.failure(error);
+        end.complete(false);
+        return null;
       }
+      out = take(decoder.push(input));
+    } catch (error) {
+      return fail(error);
+    }
+    return out === undefined ? next() : out;
+  };
+  const next = () => connection.read().then(onInput, fail);
+  return {
+    read() {
+      if (finished) return Promise.resolve(null);
+      const decoded = pending;
+      pending = null;
+      const out = decoded === null ? undefined : take(decoded);
+      return out === undefined ? next() : Promise.resolve(out);
     },
     cancel() {
       if (!finished) {

@@ -1,193 +1,255 @@
 /**
- * `deno task bench --only=streams` (issue #19): many long streams through one gateway process.
- * The real `main.ts` (SQLite, metrics on, no request log) in front of the fake upstream's paced
- * chat stream (`bench-paced-<chunks>x<ms>`: a chunk every `ms`); the bench opens `--streams`
- * of them over `--ramp` ms (default 10 s, in batches of 250: every stream is open at once for
- * most of its 30 s) and reads each to its end, timing the gap
- * between chunks; the gateway's resident memory (`/proc/<pid>/status`) is sampled throughout.
- * Reports: streams completed, the largest gap beyond the upstream's own, RSS idle / at peak /
- * after, and bytes per open stream. Writes bench/results/streams.json.
+ * `deno task bench --only=streams` (issue #19): many long streams through one process. The fake
+ * upstream's paced chat stream (`bench-paced-<chunks>x<ms>`: a chunk every `ms`) read through
+ * gatehouse (the real `main.ts`), through the minimal Deno proxy, or straight from the upstream
+ * (`targets.ts`); the bench opens `--streams` of them over `--ramp` ms (default 10 s, in batches
+ * of 250: every stream is open at once for most of its 30 s) and reads each to its end, timing
+ * the gap between chunks (`read_stream.ts`: raw sockets by default, `--reader=fetch`); the
+ * measured process's resident memory is sampled throughout, and every process's CPU time is
+ * read before and after. Reports: streams completed, the largest gaps beyond the upstream's
+ * own, RSS idle / at peak / after, bytes per open stream, and who used the two cores; with
+ * `--inspect`, the measured process's memory from inside (V8 heap, external, native) while the
+ * streams are open and after a forced garbage collection. Writes bench/results/streams.json
+ * (`streams-<target>.json` for the other targets).
  *
  *   deno task bench --only=streams                     10,000 streams of 60 chunks × 500 ms
- *   deno task bench --only=streams --streams=1000 --chunks=10 --interval=200
+ *   deno task bench --only=streams --streams=2000 --chunks=20 --interval=500
+ *   deno task bench --only=streams --target=gatehouse,proxy,direct   each in turn, one table
+ *   deno task bench --only=streams --inspect           memory from inside (heap, external, …)
+ *   deno task bench --only=streams --snapshot=/tmp/s   heap snapshots when idle and while
+ *                                                      the streams are open: /tmp/s-idle…,
+ *                                                      /tmp/s-open.heapsnapshot (heap_summary.ts)
+ *   deno task bench --only=streams --cpu-profile=/tmp/p.cpuprofile   where the CPU went
+ *   deno task bench --only=streams --allocations       where the allocations were made
+ *   deno task bench --only=streams --v8-flags=--trace-gc --output=/tmp/gc.txt   its output kept
+ *   deno task bench --only=streams --prompt-bytes=50000  each request 50 kB longer
+ *   deno task bench --only=streams --env=GATEHOUSE_UPSTREAM_CLIENT=fetch --v8-flags=--max-semi-space-size=1
  *
- * Each stream holds two connections in the gateway (client and upstream): 10,000 streams need
- * more than 20,000 open files. When the process's limit (`ulimit -n`) is lower, the count is
- * lowered to fit and the report says so.
+ * Each stream holds two sockets in gatehouse or the proxy (client and upstream), one in the
+ * upstream itself: 10,000 streams through a process need more than 20,000 open files. When the
+ * limit (`ulimit -n`) is lower, the count is lowered to fit and the report says so.
  * @module
  */
-import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "../bench_catalog.ts";
-import { startChild } from "../processes.ts";
+import { type CpuProfile, type Hotspot, summarize as hotspots } from "../cpu_profile.ts";
 import { chatRequest } from "../scenarios.ts";
-import { createBenchKey } from "../scale/admin_api.ts";
-import { startGateway } from "../scale/gateway_process.ts";
 import { describeMachine } from "../machine.ts";
+import {
+  type AllocationSite,
+  type Inspector,
+  type MemoryUsage,
+  openInspector,
+} from "./inspector.ts";
+import { machineBusy, procStats, SELF } from "./proc_stats.ts";
+import { fetchStream, rawStream, type StreamRead, type StreamRequest } from "./read_stream.ts";
+import { formatSummary, type RunFigures, summarize } from "./stream_report.ts";
+import { type StreamSettings, streamSettings } from "./stream_settings.ts";
+import { startTarget, type TargetName } from "./targets.ts";
 
 const BATCH = 250;
 
-function numberArg(args: readonly string[], name: string, fallback: number): number {
-  const raw = args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a whole number`);
-  return value;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function text(command: string, args: string[]): Promise<string> {
-  const { stdout } = await new Deno.Command(command, { args, stdout: "piped", stderr: "null" })
+async function shellText(command: string): Promise<string> {
+  const { stdout } = await new Deno.Command("bash", { args: ["-c", command], stdout: "piped" })
     .output();
-  return new TextDecoder().decode(stdout);
+  return new TextDecoder().decode(stdout).trim();
 }
 
-/** Resident memory of `pid`, MB. */
-async function rssMb(pid: number): Promise<number> {
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(await text("cat", [`/proc/${pid}/status`]))?.[1]);
-  return kb / 1024;
+/** The bench's chat request for `model`, its last user message grown by `extra` bytes of text
+ * (a long conversation: what a gateway holds of a request while its stream is open). */
+function paddedChat(model: string, extra: number): Record<string, unknown> {
+  const body = chatRequest(model, true);
+  if (extra === 0) return body;
+  const messages = body.messages as { role: string; content: string }[];
+  const last = messages.at(-1)!;
+  const words = "the quick brown fox jumps over the lazy dog ";
+  last.content += words.repeat(Math.ceil(extra / words.length)).slice(0, extra);
+  return body;
 }
 
-/** One stream's outcome. */
-interface StreamRead {
-  ok: boolean;
-  /** Largest gap between two chunks, ms. */
-  maxGapMs: number;
-  error: string | null;
+/** Writes `profile` to `file` and prints where the time went. */
+async function writeProfile(profile: CpuProfile, file: string): Promise<void> {
+  await Deno.writeTextFile(file, JSON.stringify(profile));
+  const { functions, files } = hotspots(profile);
+  const line = (h: Hotspot) =>
+    `  ${h.selfMs.toFixed(0).padStart(7)} ${h.totalMs.toFixed(0).padStart(7)}  ${h.name}`;
+  console.log(`CPU profile ${file}: self and total ms\nfunctions:`);
+  for (const h of functions.slice(0, 30)) console.log(line(h));
+  console.log("files:");
+  for (const h of files.slice(0, 20)) console.log(line(h));
 }
 
-async function readStream(url: string, key: string, body: string): Promise<StreamRead> {
+/** Prints where the sampled allocations were made. */
+function printAllocations(sites: AllocationSite[]): void {
+  const total = sites.reduce((sum, s) => sum + s.bytes, 0);
+  console.log(`allocations sampled: ${(total / 2 ** 20).toFixed(0)} MB; largest sites:`);
+  for (const s of sites.slice(0, 30)) {
+    console.log(`  ${(s.bytes / 2 ** 20).toFixed(1).padStart(7)} MB  ${s.site}`);
+  }
+}
+
+/** One target's run. */
+async function runTarget(
+  name: TargetName,
+  settings: StreamSettings,
+  limit: number,
+): Promise<{ result: Record<string, unknown>; problems: string[] }> {
+  const { chunks, intervalMs, rampMs } = settings;
+  const files = name === "direct" ? 1 : 2;
+  const fits = Number.isFinite(limit) ? Math.floor((limit - 300) / files) : settings.streams;
+  const streams = Math.min(settings.streams, fits);
+  const lowered = streams < settings.streams
+    ? `${settings.streams} streams need about ${files * settings.streams + 300} open files in ` +
+      `the ${name === "direct" ? "upstream" : name} process; this machine allows ${limit} ` +
+      `(ulimit -n, not raisable here), so ${streams} were opened`
+    : null;
+  console.log(
+    `${name}: ${streams} concurrent chat streams of ${chunks} chunks, one every ${intervalMs} ` +
+      `ms, read with ${settings.reader}` + (lowered ? ` (${lowered})` : ""),
+  );
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_streams_" });
+  const problems: string[] = [];
+  const target = await startTarget(name, dir, settings);
+  let inspector: Inspector | null = null;
   try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body,
+    const pid = target.measured.pid;
+    if (settings.inspect) inspector = await openInspector(target.measured.inspector!);
+    const read = settings.reader === "raw" ? rawStream : fetchStream;
+    const request = (model: string): StreamRequest => ({
+      url: target.url,
+      authorization: target.authorization,
+      body: JSON.stringify(paddedChat(model, settings.promptBytes)),
     });
-    if (!response.ok || response.body === null) {
-      return { ok: false, maxGapMs: 0, error: `HTTP ${response.status}` };
+    // Warm the paths once, then read the idle figures.
+    await read(request("bench-paced-2x10"));
+    await sleep(1000);
+    const idle = (await procStats([pid]))[0]!.rssMb;
+    const idleInside = await inspector?.memory();
+    if (inspector && settings.snapshot) {
+      await inspector.heapSnapshot(`${settings.snapshot}-idle.heapsnapshot`);
     }
-    const decoder = new TextDecoder();
-    let tail = "";
-    let last = performance.now();
-    let maxGapMs = 0;
-    for await (const chunk of response.body) {
-      const now = performance.now();
-      maxGapMs = Math.max(maxGapMs, now - last);
-      last = now;
-      tail = (tail + decoder.decode(chunk, { stream: true })).slice(-64);
+    let peak = idle;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        peak = Math.max(peak, (await procStats([pid]))[0]!.rssMb);
+        await sleep(250);
+      }
+    })();
+    const pids = [...target.processes.map((p) => p.pid), SELF];
+    const cpuBefore = await procStats(pids);
+    const machineBefore = await machineBusy();
+    if (settings.cpuProfile) await inspector!.startProfile(200);
+    if (settings.allocations) await inspector!.startAllocations(16 * 1024);
+    const started = performance.now();
+    const body = request(`bench-paced-${chunks}x${intervalMs}`);
+    const reads: Promise<StreamRead>[] = [];
+    let open = 0;
+    const counted = async () => {
+      open++;
+      try {
+        return await read(body);
+      } finally {
+        open--;
+      }
+    };
+    for (let opened = 0; opened < streams; opened += BATCH) {
+      for (let i = opened; i < Math.min(streams, opened + BATCH); i++) reads.push(counted());
+      await sleep(rampMs / Math.ceil(streams / BATCH));
     }
-    const ok = tail.includes("[DONE]");
-    return { ok, maxGapMs, error: ok ? null : "ended without [DONE]" };
-  } catch (error) {
-    return { ok: false, maxGapMs: 0, error: String(error) };
+    // Every stream is open (the first ones end after chunks × interval).
+    let openInside: (MemoryUsage & { open: number }) | null = null;
+    if (inspector) {
+      const openAt = open;
+      openInside = { ...await inspector.memory(), open: openAt };
+      if (settings.snapshot) {
+        await inspector.heapSnapshot(`${settings.snapshot}-open.heapsnapshot`);
+      }
+    }
+    const outcomes = await Promise.all(reads);
+    const seconds = (performance.now() - started) / 1000;
+    if (settings.cpuProfile) {
+      await writeProfile(await inspector!.stopProfile(), settings.cpuProfile);
+    }
+    if (settings.allocations) printAllocations(await inspector!.stopAllocations());
+    const cpuAfter = await procStats(pids);
+    const machineAfter = await machineBusy();
+    sampling = false;
+    await sampler;
+    await sleep(3000);
+    const after = (await procStats([pid]))[0]!.rssMb;
+    let afterGc: MemoryUsage | null = null;
+    if (inspector) {
+      await inspector.collectGarbage();
+      await sleep(1000);
+      afterGc = await inspector.memory();
+    }
+    const cpu = (i: number) => cpuAfter[i]!.cpuS - cpuBefore[i]!.cpuS;
+    const ours = pids.reduce((sum, _, i) => sum + cpu(i), 0);
+    const figures: RunFigures = {
+      target: name,
+      reader: settings.reader,
+      streams,
+      chunks,
+      intervalMs,
+      rampMs,
+      promptBytes: settings.promptBytes,
+      seconds,
+      startedAt: started,
+      outcomes,
+      rss: { idle, peak, after, afterGc: afterGc === null ? null : afterGc.rss / 2 ** 20 },
+      cpuSeconds: Object.fromEntries(
+        target.processes.map((_, i) => [i === 0 ? "upstream" : name, cpu(i)]).concat([
+          ["bench", cpu(pids.length - 1)],
+          // The kernel's interrupt work (the run's loopback traffic, mostly).
+          ["interrupts", machineAfter.interruptS - machineBefore.interruptS],
+          // Everything else the machine ran meanwhile (other work on a shared box).
+          ["others", Math.max(0, machineAfter.processS - machineBefore.processS - ours)],
+        ]),
+      ),
+      inside: inspector ? { idle: idleInside!, open: openInside!, afterGc: afterGc! } : null,
+      lowered,
+    };
+    const result = summarize(figures);
+    console.log(JSON.stringify(result, null, 2));
+    const completed = result.completed as number;
+    if (completed < streams) {
+      problems.push(`${name}: ${streams - completed} streams did not complete`);
+    }
+    return { result, problems };
+  } finally {
+    inspector?.close();
+    problems.push(...await target.stop());
+    if (settings.output) await Deno.writeTextFile(settings.output, target.measured.output());
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }
 
 /** Runs the streams bench with the bench's arguments; returns the exit code. */
 export async function runStreams(args: readonly string[]): Promise<number> {
-  const asked = numberArg(args, "streams", 10_000);
-  const chunks = numberArg(args, "chunks", 60);
-  const intervalMs = numberArg(args, "interval", 500);
-  const rampMs = numberArg(args, "ramp", 10_000);
-  const limit = Number((await text("bash", ["-c", "ulimit -n"])).trim());
-  const fits = Number.isFinite(limit) ? Math.floor((limit - 300) / 2) : asked;
-  const streams = Math.min(asked, fits);
-  const lowered = streams < asked
-    ? `${asked} streams need about ${2 * asked + 300} open files in the gateway; this machine ` +
-      `allows ${limit} (ulimit -n, not raisable here), so ${streams} were opened`
-    : null;
-  console.log(
-    `gatehouse streams bench: ${streams} concurrent chat streams of ${chunks} chunks, one every ` +
-      `${intervalMs} ms, through one main.ts process` + (lowered ? ` (${lowered})` : ""),
-  );
-  const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
-  const dir = await Deno.makeTempDir({ prefix: "gatehouse_streams_" });
+  const settings = streamSettings(args);
+  const limit = Number(await shellText("ulimit -n"));
   const problems: string[] = [];
-  try {
-    const catalog = `${dir}/catalog.json`;
-    await Deno.writeTextFile(catalog, JSON.stringify(benchCatalog(upstream.url)));
-    const gateway = await startGateway([], {
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DOCS_PORT: "off",
-      GATEHOUSE_QUIET: "1",
-      GATEHOUSE_CONFIG: catalog,
-      GATEHOUSE_DB: `${dir}/gatehouse.db`,
-      [BENCH_KEY_ENV]: BENCH_UPSTREAM_KEY,
-    });
-    let result: Record<string, unknown>;
-    try {
-      const key = await createBenchKey(gateway.url, gateway.adminKey!, false);
-      const url = `${gateway.url}/v1/chat/completions`;
-      const body = JSON.stringify(chatRequest(`bench-paced-${chunks}x${intervalMs}`, true));
-      // Warm the paths once, then read the idle figure.
-      await readStream(url, key, JSON.stringify(chatRequest("bench-paced-2x10", true)));
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const idle = await rssMb(gateway.pid);
-      let peak = idle;
-      let sampling = true;
-      const sampler = (async () => {
-        while (sampling) {
-          peak = Math.max(peak, await rssMb(gateway.pid));
-          await new Promise((resolve) => setTimeout(resolve, 250));
-        }
-      })();
-      const started = performance.now();
-      const reads: Promise<StreamRead>[] = [];
-      for (let opened = 0; opened < streams; opened += BATCH) {
-        for (let i = opened; i < Math.min(streams, opened + BATCH); i++) {
-          reads.push(readStream(url, key, body));
-        }
-        await new Promise((resolve) => setTimeout(resolve, rampMs / Math.ceil(streams / BATCH)));
-      }
-      const outcomes = await Promise.all(reads);
-      const tookS = (performance.now() - started) / 1000;
-      sampling = false;
-      await sampler;
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      const after = await rssMb(gateway.pid);
-      const completed = outcomes.filter((o) => o.ok).length;
-      const gaps = outcomes.filter((o) => o.ok).map((o) => o.maxGapMs).sort((a, b) => a - b);
-      const worstGap = gaps.at(-1) ?? NaN;
-      const errors = [...new Set(outcomes.flatMap((o) => o.error === null ? [] : [o.error]))];
-      result = {
-        streams,
-        chunks,
-        intervalMs,
-        rampMs,
-        completed,
-        seconds: Math.round(tookS * 10) / 10,
-        worstGapBeyondUpstreamMs: Math.round((worstGap - intervalMs) * 10) / 10,
-        p99GapBeyondUpstreamMs: Math.round(
-          ((gaps[Math.floor(gaps.length * 0.99)] ?? NaN) - intervalMs) * 10,
-        ) / 10,
-        rssMb: { idle: Math.round(idle), peak: Math.round(peak), after: Math.round(after) },
-        bytesPerOpenStream: Math.round((peak - idle) * 1024 * 1024 / streams),
-        errors: errors.slice(0, 5),
-        lowered,
-      };
-      console.log(JSON.stringify(result, null, 2));
-      if (completed < streams) problems.push(`${streams - completed} streams did not complete`);
-    } finally {
-      const code = await gateway.stop(30_000);
-      if (code !== 0) problems.push(`main.ts exited with ${code}`);
-    }
-    const file = new URL("../results/streams.json", import.meta.url);
+  const results: Record<string, unknown>[] = [];
+  for (const name of settings.targets) {
+    const run = await runTarget(name, settings, limit);
+    results.push(run.result);
+    problems.push(...run.problems);
+    const file = new URL(
+      `../results/${name === "gatehouse" ? "streams" : `streams-${name}`}.json`,
+      import.meta.url,
+    );
     await Deno.mkdir(new URL("../results/", import.meta.url), { recursive: true });
+    const machine = await describeMachine();
+    const finishedAt = new Date().toISOString();
     await Deno.writeTextFile(
       file,
-      JSON.stringify(
-        {
-          finishedAt: new Date().toISOString(),
-          machine: await describeMachine(),
-          result,
-          problems,
-        },
-        null,
-        2,
-      ) + "\n",
+      JSON.stringify({ finishedAt, machine, result: run.result, problems: run.problems }, null, 2) +
+        "\n",
     );
     console.log(`wrote ${file.pathname}`);
-  } finally {
-    await upstream.stop();
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+  console.log(formatSummary(results));
   if (problems.length > 0) console.log(`Problems:\n  ${problems.join("\n  ")}`);
   return problems.length > 0 ? 1 : 0;
 }

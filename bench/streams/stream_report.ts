@@ -1,0 +1,140 @@
+/**
+ * The streams bench's figures, summed up: completion, the gaps beyond the upstream's own, memory
+ * (per open stream, and from inside the process when it was inspected), and CPU time per process.
+ * @module
+ */
+import type { MemoryUsage } from "./inspector.ts";
+import type { StreamRead } from "./read_stream.ts";
+
+/** What one target's run measured. */
+export interface RunFigures {
+  target: string;
+  reader: string;
+  streams: number;
+  chunks: number;
+  intervalMs: number;
+  rampMs: number;
+  promptBytes: number;
+  seconds: number;
+  /** When the first stream was opened (`performance.now()`). */
+  startedAt: number;
+  outcomes: StreamRead[];
+  /** The measured process's RSS, MB. */
+  rss: { idle: number; peak: number; after: number; afterGc: number | null };
+  /** CPU time of each process during the streams (upstream, the target, the bench), s. */
+  cpuSeconds: Record<string, number>;
+  /** `Deno.memoryUsage()` of the measured process: idle, with `open` streams open, after a GC. */
+  inside: {
+    idle: MemoryUsage;
+    open: MemoryUsage & { open: number };
+    afterGc: MemoryUsage;
+  } | null;
+  lowered: string | null;
+}
+
+const round = (n: number, places = 0) => Math.round(n * 10 ** places) / 10 ** places;
+const MB = 2 ** 20;
+
+/** The gap beyond the upstream's a stream may show and still count as on time, ms. */
+export const ON_TIME_MS = 50;
+
+/** How many streams' worst gap (when over {@link ON_TIME_MS} late) ended in each second of the
+ * run. */
+function lateBySecond(f: RunFigures): number[] {
+  const bins: number[] = new Array(Math.ceil(f.seconds)).fill(0);
+  for (const o of f.outcomes) {
+    if (!o.ok || o.maxGapMs - f.intervalMs <= ON_TIME_MS) continue;
+    const second = Math.min(bins.length - 1, Math.floor((o.maxGapAt - f.startedAt) / 1000));
+    bins[second]!++;
+  }
+  return bins;
+}
+
+/** The JSON result of one run. */
+export function summarize(f: RunFigures): Record<string, unknown> {
+  const done = f.outcomes.filter((o) => o.ok);
+  const gaps = done.map((o) => o.maxGapMs - f.intervalMs).sort((a, b) => a - b);
+  const at = (q: number) => round(gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * q))]!, 1);
+  const errors = new Map<string, number>();
+  for (const o of f.outcomes) {
+    if (o.error !== null) errors.set(o.error, (errors.get(o.error) ?? 0) + 1);
+  }
+  const cpuTotal = Object.values(f.cpuSeconds).reduce((a, b) => a + b, 0);
+  const cores = navigator.hardwareConcurrency;
+  let inside: Record<string, unknown> | null = null;
+  if (f.inside) {
+    const { idle, open, afterGc } = f.inside;
+    const native = (m: MemoryUsage) => m.rss - m.heapTotal - m.external;
+    const per = (pick: (m: MemoryUsage) => number) => round((pick(open) - pick(idle)) / open.open);
+    const mb = (m: MemoryUsage) => ({
+      rss: round(m.rss / MB),
+      heapUsed: round(m.heapUsed / MB),
+      heapTotal: round(m.heapTotal / MB),
+      external: round(m.external / MB),
+      native: round(native(m) / MB),
+    });
+    inside = {
+      idleMb: mb(idle),
+      openMb: { ...mb(open), streamsOpen: open.open },
+      afterGcMb: mb(afterGc),
+      bytesPerOpenStream: {
+        rss: per((m) => m.rss),
+        heapUsed: per((m) => m.heapUsed),
+        heapTotal: per((m) => m.heapTotal),
+        external: per((m) => m.external),
+        native: per(native),
+      },
+    };
+  }
+  return {
+    target: f.target,
+    reader: f.reader,
+    streams: f.streams,
+    chunks: f.chunks,
+    intervalMs: f.intervalMs,
+    rampMs: f.rampMs,
+    promptBytes: f.promptBytes,
+    completed: done.length,
+    seconds: round(f.seconds, 1),
+    gapBeyondUpstreamMs: gaps.length === 0
+      ? null
+      : { p50: at(0.5), p99: at(0.99), max: round(gaps.at(-1)!, 1) },
+    streamsLaterThan50ms: gaps.filter((g) => g > ON_TIME_MS).length,
+    // When (s after the first stream opened) each late stream's worst gap ended.
+    lateBySecond: lateBySecond(f),
+    readsPerStream: round(done.reduce((n, o) => n + o.reads, 0) / Math.max(1, done.length), 1),
+    rssMb: {
+      idle: round(f.rss.idle),
+      peak: round(f.rss.peak),
+      after: round(f.rss.after),
+      afterGc: f.rss.afterGc === null ? null : round(f.rss.afterGc),
+    },
+    bytesPerOpenStream: round((f.rss.peak - f.rss.idle) * MB / f.streams),
+    cpuSeconds: Object.fromEntries(Object.entries(f.cpuSeconds).map(([k, v]) => [k, round(v, 1)])),
+    coresBusy: `${round(cpuTotal / f.seconds, 2)} of ${cores}`,
+    inside,
+    errors: Object.fromEntries([...errors].slice(0, 5)),
+    lowered: f.lowered,
+  };
+}
+
+/** The runs side by side, one line each. */
+export function formatSummary(results: Record<string, unknown>[]): string {
+  const header = "target     streams  done   gap p50/p99/max ms   RSS idle/peak/after MB  " +
+    "B/stream  CPU s (upstream / target / bench / interrupts / others)";
+  const lines = results.map((r) => {
+    const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
+    const rss = r.rssMb as { idle: number; peak: number; after: number };
+    const cpu = Object.values(r.cpuSeconds as Record<string, number>).join(" / ");
+    return [
+      String(r.target).padEnd(10),
+      String(r.streams).padStart(7),
+      String(r.completed).padStart(6),
+      (gap ? `${gap.p50}/${gap.p99}/${gap.max}` : "-").padStart(20),
+      `${rss.idle}/${rss.peak}/${rss.after}`.padStart(22),
+      String(r.bytesPerOpenStream).padStart(9),
+      ` ${cpu}`,
+    ].join(" ");
+  });
+  return [header, ...lines].join("\n");
+}
