@@ -9,10 +9,12 @@ import {
 } from "./settings.ts";
 import { SCENARIOS } from "./scenarios.ts";
 
-Deno.test("selectScenarios: every scenario by default; policied runs on each passthrough", () => {
+Deno.test("selectScenarios: every scenario by default; policied runs on every scenario", () => {
   assert.equal(selectScenarios(undefined), SCENARIOS);
   for (const scenario of SCENARIOS) {
-    assert.equal(scenario.targets.includes("policied"), scenario.kind === "passthrough");
+    assert.ok(scenario.targets.includes("policied"), scenario.id);
+    // A translated scenario's direct and proxy figures are its baseline's.
+    assert.equal(scenario.targets.includes("proxy"), scenario.kind === "passthrough", scenario.id);
   }
 });
 
