@@ -29,7 +29,7 @@ import { LIB } from "./redis_script_lib.ts";
 
 /**
  * Admit (or peek). ARGV[2]: [now, leaseMs, tokens ('-1': not in tpm), reservation, n, peek
- * ('1'), spentTtl], then per scope: rpm, tpm, maxParallel, budget ('-1' or -1: none), field
+ * ('1'), spentTtl], then per scope: rpm, tpm, maxParallel, budget (-1: none), field
  * (period `<period>:<start>`), loaded ('' unless the caller loaded the ledger). Answers JSON:
  * `{load}` (0-based scopes to load), `{r, f}` (refusal [check, scope, wait] and figures) or
  * `{o, f}` (others per scope, -1 none; figures after taking). Figures per scope: [inFlight,

@@ -10,7 +10,9 @@
  * number JSON cannot hold (NaN, ±Infinity) is sent as that same string, which the column's own
  * input parses (or refuses) exactly as before. A string holding a lone UTF-16 surrogate is sent
  * with U+FFFD in its place, as the driver's UTF-8 encoding did (Postgres's JSON parser would
- * refuse the escape `JSON.stringify` writes for it).
+ * refuse the escape `JSON.stringify` writes for it). One change: U+0000, which no Postgres text
+ * can hold, is written as U+FFFD too; before, Postgres refused the batch holding it at every
+ * retry, and no later row was written (a model name a client sent was enough).
  * @module
  */
 import type { UsageRecord } from "../store.ts";
@@ -115,16 +117,21 @@ function attemptLogText(r: UsageRecord, fix: (text: string) => string): string |
 }
 
 const asIs = (text: string) => text;
-const wellFormed = (text: string) => text.isWellFormed() ? text : text.toWellFormed();
+/** Text Postgres can store: a lone surrogate as U+FFFD (what UTF-8 encoding makes of it), and
+ * U+0000 too (a text column cannot hold it, and Postgres refused the whole batch for it, again
+ * at every retry, so one request naming such a model stopped the ledger). */
+const storable = (text: string) =>
+  (text.isWellFormed() ? text : text.toWellFormed()).replaceAll("\0", "\ufffd");
 
-/** `JSON.stringify` writes a lone surrogate as this escape (and a paired one as itself). Its
- * text can also follow an escaped backslash: then the rows are only fixed needlessly. */
-const SURROGATE_ESCAPE = /\\ud[89a-f]/;
+/** `JSON.stringify` writes a lone surrogate (a paired one is written as itself) or U+0000 as
+ * these escapes. Their text can also follow an escaped backslash: then the rows are only
+ * fixed needlessly. */
+const UNSTORABLE_ESCAPE = /\\u(?:d[89a-f]|0000)/;
 
 /** The JSON array of `rows` for {@link insertFromJson}. */
 export function ledgerJson(rows: readonly UsageRecord[]): string {
   const json = JSON.stringify(rows.map((r) => rowObject(r, asIs)));
-  return SURROGATE_ESCAPE.test(json)
-    ? JSON.stringify(rows.map((r) => rowObject(r, wellFormed)))
+  return UNSTORABLE_ESCAPE.test(json)
+    ? JSON.stringify(rows.map((r) => rowObject(r, storable)))
     : json;
 }

@@ -139,3 +139,24 @@ Deno.test("ledger JSON: one statement claims a batch id and writes its rows only
     }
   });
 });
+
+Deno.test("ledger JSON: U+0000 is stored as U+FFFD instead of refusing the batch", async () => {
+  await usingDatabase(pgliteDatabase(), async (database) => {
+    const client = database.client();
+    try {
+      await migrate(client);
+      const rows = [
+        { ...usageRow("k", 1, 1), model: "x\u0000y", upstreamId: "\u0000" },
+        usageRow("k", 2, 2),
+      ];
+      await client.query(claimAndInsertFromJson(), ["batch-nul", 1, ledgerJson(rows)]);
+      const stored = await client.query("SELECT model, upstream_id FROM usage ORDER BY time");
+      assert.deepEqual(stored, [
+        { model: "x\ufffdy", upstream_id: "\ufffd" },
+        { model: "m", upstream_id: null },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});
