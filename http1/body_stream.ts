@@ -72,7 +72,8 @@ export function bodyReader(
     }
     return out === undefined ? next() : out;
   };
-  const next = () => connection.read().then(onInput, fail);
+  const onCount = (n: number | null) => onInput(connection.bytesOf(n));
+  const next = () => connection.readCount().then(onCount, fail);
   return {
     read() {
       if (finished) return Promise.resolve(null);

@@ -99,20 +99,27 @@ export class Connection {
 
   /** The next bytes from the socket (a view valid until the next read), or null at its end. */
   read(): Promise<Uint8Array | null> {
+    return this.readCount().then(this.#took);
+  }
+
+  /** The next read as a byte count (null at the end of the socket), whose bytes
+   * {@link bytesOf} then hands out: what a body reader waits on, one promise per read instead of
+   * two. (Neither is an async function: a stream reads once per chunk, and a suspended async
+   * frame per read was most of what the upstream side allocated per chunk.) */
+  readCount(): Promise<number | null> {
     const buffer = this.#buffer ??= new Uint8Array(this.#size);
     this.#reading = buffer;
     this.#reads++;
-    // Not an async function: a stream reads once per chunk, and a suspended async frame per
-    // read was most of what the upstream side allocated per chunk.
-    return this.#conn.read(buffer).then(this.#took);
+    return this.#conn.read(buffer);
   }
 
   /** The buffer of the read under way. */
   #reading: Uint8Array | null = null;
 
-  /** What a read of `n` bytes hands out; sets the next read's size (the view handed out stays
-   * valid either way: a new size, a new buffer). */
-  #took = (n: number | null): Uint8Array | null => {
+  /** The bytes of the read that counted `n` (null at the end), as a view valid until the next
+   * read; sets the next read's size (the view stays valid either way: a new size, a new
+   * buffer). */
+  bytesOf(n: number | null): Uint8Array | null {
     const buffer = this.#reading!;
     this.#reading = null;
     if (n === null) return null;
@@ -121,7 +128,9 @@ export class Connection {
       this.#resize(this.#size / 2);
     }
     return buffer.subarray(0, n);
-  };
+  }
+
+  #took = (n: number | null): Uint8Array | null => this.bytesOf(n);
 
   #resize(size: number): void {
     this.#size = size;

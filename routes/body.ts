@@ -62,18 +62,21 @@ export async function readJsonBody(
       }).`,
     );
   }
-  const raw = request.body;
-  if (!raw) throw invalidRequest("The request has no body: send a JSON object.");
   // With a Content-Length (checked above) the runtime reads the body natively; a chunked
   // body is read here, counting, so an oversized one is refused before it is all in memory.
   let text: string;
   try {
-    text = length !== null ? await request.text() : decoder.decode(await readLimited(raw, limit));
+    if (length !== null) text = await request.text();
+    else {
+      const raw = request.body;
+      text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
+    }
   } catch (error) {
     // Reading a request body fails only when its client goes away (or it is over the limit).
     if (error instanceof GatewayError) throw error;
     throw new ClientGone(error);
   }
+  if (text === "") throw invalidRequest("The request has no body: send a JSON object.");
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -21,6 +21,8 @@ function app(limit: number) {
   return hono;
 }
 
+const JSON_TYPE = { "content-type": "application/json" };
+
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request("http://gatehouse.test/", {
     method: "POST",
@@ -58,6 +60,8 @@ Deno.test("jsonBody: malformed JSON, a non-object and a wrong Content-Type are 4
     [post("{"), /not valid JSON/],
     [post("[1]"), /must be a JSON object/],
     [post("{}", { "content-type": "text/plain" }), /got "text\/plain"/],
+    [post(""), /has no body: send a JSON object/],
+    [new Request("http://gatehouse.test/", { method: "POST", headers: JSON_TYPE }), /has no body/],
   ];
   for (const [request, message] of cases) {
     const response = await app(1024).request(request);
@@ -80,10 +84,11 @@ Deno.test("jsonBody: behind Deno.serve (its own body path) the body parses and b
     // Some clients write a UTF-8 byte order mark first; it is not part of the JSON.
     const bom = await send('\ufeff{"model":"m"}');
     assert.deepEqual(await bom.json(), { body: { model: "m" }, same: true });
-    for (const bad of ["{", ""]) {
+    const cases: [string, RegExp][] = [["{", /not valid JSON/], ["", /has no body/]];
+    for (const [bad, message] of cases) {
       const response = await send(bad);
       assert.equal(response.status, 400);
-      assert.match((await response.json()).message, /not valid JSON/);
+      assert.match((await response.json()).message, message);
     }
   } finally {
     await server.shutdown();
