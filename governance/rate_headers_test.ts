@@ -19,6 +19,20 @@ Deno.test("rfc3339: whole seconds, rounded up, Z", () => {
   assert.equal(rfc3339(Date.UTC(2026, 0, 1, 0, 1, 0) + 1), "2026-01-01T00:01:01Z");
 });
 
+Deno.test("rfc3339: the remembered last second never answers for another one", () => {
+  const base = Date.UTC(2026, 5, 30, 23, 59, 59);
+  const cases: [number, string][] = [
+    [base, "2026-06-30T23:59:59Z"],
+    [base + 999, "2026-07-01T00:00:00Z"],
+    [base + 999, "2026-07-01T00:00:00Z"],
+    [base + 1000, "2026-07-01T00:00:00Z"],
+    [base, "2026-06-30T23:59:59Z"],
+    [base + 1001, "2026-07-01T00:00:01Z"],
+  ];
+  for (const [ms, text] of cases) assert.equal(rfc3339(ms), text);
+  assert.throws(() => rfc3339(Number.NaN), RangeError);
+});
+
 const now = Date.UTC(2026, 0, 1, 12, 0, 0);
 const requests = { scope: "key" as const, limit: 60, remaining: 59, resetAt: now + 60_000 };
 const tokens = {

@@ -107,7 +107,10 @@ function formatCost(cost: number): string {
  * (a test's memory logger) an info line `request` with the fields. */
 export function requestLogObserver(log: ConsoleLogger | Logger): Observer {
   const write = isConsoleLogger(log)
-    ? (line: RequestLine) => log.event("info", "request", "request", line, requestText(line))
+    // A JSON line is the fields: the text rendering is built only for text lines.
+    ? log.format === "text"
+      ? (line: RequestLine) => log.event("info", "request", "request", line, requestText(line))
+      : (line: RequestLine) => log.event("info", "request", "request", line)
     : (line: RequestLine) => log.info("request", line);
   // One observation for every request: the line needs nothing from before the settle.
   const observation: RequestObservation = {
