@@ -154,7 +154,7 @@ function streamsTable(data: PerformanceData): Part {
             <td>${int(run.streams)} (${int(run.completed)})</td>
             <td>${int(run.gapP99Ms)} ms · ${int(run.gapMaxMs)} ms</td>
             <td>${int(run.rssIdleMb)} → ${int(run.rssPeakMb)} → ${int(run.rssAfterMb)} MB</td>
-            <td>${run.target === "direct" ? "" : int(run.bytesPerStream)}</td>
+            <td>${int(run.bytesPerStream)}</td>
           </tr>
         `
       )}</tbody>
@@ -210,7 +210,11 @@ export const performancePage: DocsPage = {
       <h2 id="streams">Many long streams</h2>
       <p>Paced chat streams held open at once through one process; every stream opens two
       connections in the gateway (client and upstream), so the machine's open-file limit caps the
-      count.</p>
+      count. The other rows are the same streams read through the minimal Deno proxy
+      (<code>proxy</code>) and straight from the fake upstream (<code>direct</code>: a
+      <code>Deno.serve</code> server writing the paced streams itself, one connection each). They
+      are the runtime's own cost of holding a stream open, with no gateway work: what gatehouse
+      cannot go below while it runs on Deno.</p>
       ${streamsTable(data)}
 
       <h2 id="reproduce">Reproduce</h2>
