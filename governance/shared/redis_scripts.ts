@@ -12,9 +12,11 @@
  * | `P S:live`   | zset   | requests in flight: member request id, score lease expiry (ms)    |
  * | `P S:held`   | hash   | budget holds: request id → max(reservation, actual) dollars       |
  * | `P S:spent`  | hash   | settled spend: `<period>:<start>` → dollars (one field at a time) |
+ * |              |        | and `_at`, when its TTL was last refreshed (`redis_script_lib.ts`) |
  *
- * Windows expire 120 s after their last write, `live`/`held` a minute after their last lease,
- * `spent` after `spentTtl` without use (then reloaded from the ledger). A lease that expired
+ * Windows expire 120 to 150 s after their last write, `live`/`held` a minute after their last
+ * lease, `spent` 10 to 12 minutes after its last use (then reloaded from the ledger); the TTLs
+ * are refreshed only when due (`redis_script_lib.ts` says why that is safe). A lease that expired
  * takes its budget hold with it (the in-flight count and the hold of a crashed process vanish).
  * Floats given to Redis are passed as the caller's strings (Lua would print 14 digits).
  *
@@ -55,26 +57,43 @@ for i = 1, n do
     field = A[a + 5] }
   expire_leases(s.live, s.held, now)
   if s.lbud >= 0 then
-    local settled = redis.call('HGET', s.spent, s.field)
+    local settled = spent_get(s.spent, s.field, now, spent_ttl)
     if not settled and A[a + 6] ~= '' then
       -- set-if-absent: the caller loaded the ledger; another period's field goes with it
       redis.call('DEL', s.spent)
       redis.call('HSET', s.spent, s.field, A[a + 6])
+      spent_touch(s.spent, nil, now, spent_ttl)
       settled = A[a + 6]
     end
     if settled then
       s.settled = tonumber(settled)
       s.heldsum, s.holds = held_sum(s.held)
-      redis.call('PEXPIRE', s.spent, spent_ttl)
     else
       load[#load + 1] = i - 1
     end
   end
-  if s.lrpm >= 0 then redis.call('ZREMRANGEBYSCORE', s.rpm, '-inf', now - WINDOW) end
-  if s.ltpm >= 0 then s.used = prune_tokens(s.tz, s.th, now, true) end
+  if s.lrpm >= 0 then
+    -- the newest entry first: an empty or wholly expired window needs no prune and no count
+    local t = newest(s.rpm)
+    if t and t > now - WINDOW then
+      redis.call('ZREMRANGEBYSCORE', s.rpm, '-inf', now - WINDOW)
+      s.trpm = t
+    else
+      if t then redis.call('DEL', s.rpm) end
+      s.trpm, s.nrpm = false, 0
+    end
+  end
+  if s.ltpm >= 0 then prune_tokens(s, now) end
   S[i] = s
 end
-if #load > 0 then return cjson.encode({ load = load }) end
+-- '_sum' left counting pruned entries when no entry of this call writes it
+local function put_sums()
+  for i = 1, n do put_sum(S[i]) end
+end
+if #load > 0 then
+  put_sums()
+  return cjson.encode({ load = load })
+end
 
 -- Counts and newest entries, read once and then kept up to date by what this script writes.
 local function live_count(s)
@@ -90,7 +109,6 @@ local function rpm_newest(s)
   return s.trpm or nil
 end
 local function tpm_newest(s)
-  if s.ttpm == nil then s.ttpm = newest(s.tz) or false end
   return s.ttpm or nil
 end
 
@@ -114,7 +132,10 @@ local function figures()
   end
   return out
 end
-if A[6] == '1' then return cjson.encode({ o = {}, f = figures() }) end
+if A[6] == '1' then
+  put_sums()
+  return cjson.encode({ o = {}, f = figures() })
+end
 
 local function tpm_wait(s)
   if tokens > s.ltpm then return -1 end
@@ -160,7 +181,10 @@ local function refusal()
   return nil
 end
 local refused = refusal()
-if refused then return cjson.encode({ r = refused, f = figures() }) end
+if refused then
+  put_sums()
+  return cjson.encode({ r = refused, f = figures() })
+end
 
 local others = {}
 for i = 1, n do
@@ -169,24 +193,30 @@ for i = 1, n do
   if s.nlive then s.nlive = s.nlive + added end
   redis.call('PEXPIRE', s.live, lease + WINDOW)
   if s.lrpm >= 0 then
-    local t = math.max(now, rpm_newest(s) or now)
-    added = redis.call('ZADD', s.rpm, t, id)
-    local trimmed = redis.call('ZREMRANGEBYRANK', s.rpm, 0, -(s.lrpm + 1))
-    if s.nrpm then s.nrpm = s.nrpm + added - trimmed end
+    local prev = rpm_newest(s)
+    local t = math.max(now, prev or now)
+    -- the count is known (the rpm check read it): trim only past the limit
+    local count = rpm_count(s) + redis.call('ZADD', s.rpm, t, id)
+    if count > s.lrpm then
+      count = count - redis.call('ZREMRANGEBYRANK', s.rpm, 0, -(s.lrpm + 1))
+    end
+    s.nrpm = count
     -- the entry just added is the newest (its time is at least every other's) and is kept
     -- whenever the window keeps any
     if s.lrpm >= 1 then s.trpm = t else s.trpm = nil end
-    redis.call('PEXPIRE', s.rpm, 2 * WINDOW)
+    refresh_window(prev, t, s.rpm)
   end
   if s.ltpm >= 0 and tokens >= 0 then
-    local t = math.max(now, tpm_newest(s) or now)
+    local prev = tpm_newest(s)
+    local t = math.max(now, prev or now)
     redis.call('ZADD', s.tz, t, id)
     s.ttpm = t
-    redis.call('HSET', s.th, id, A[3])
-    s.used = redis.call('HINCRBY', s.th, '_sum', tokens)
-    redis.call('PEXPIRE', s.tz, 2 * WINDOW)
-    redis.call('PEXPIRE', s.th, 2 * WINDOW)
+    s.used = s.used + tokens
+    redis.call('HSET', s.th, id, A[3], '_sum', int(s.used))
+    s.dirty = false
+    refresh_window(prev, t, s.tz, s.th)
   end
+  put_sum(s)
   if s.lbud >= 0 then
     others[i] = s.settled + s.heldsum
     redis.call('HSET', s.held, id, A[4])
@@ -215,17 +245,20 @@ for i = 1, n do
   local field = A[a + 2]
   if field ~= '' then
     redis.call('HDEL', KEYS[k + 5], id)
-    if redis.call('HEXISTS', KEYS[k + 6], field) == 1 then
+    local v = redis.call('HMGET', KEYS[k + 6], field, '_at')
+    if v[1] then
       redis.call('HINCRBYFLOAT', KEYS[k + 6], field, A[3])
-      redis.call('PEXPIRE', KEYS[k + 6], A[5])
+      spent_touch(KEYS[k + 6], v[2], now, A[5])
     end
   end
   if A[a + 1] == '1' then
-    prune_tokens(KEYS[k + 2], KEYS[k + 3], now, false)
-    local old = redis.call('HGET', KEYS[k + 3], id)
-    if old then
-      redis.call('HSET', KEYS[k + 3], id, A[2])
-      redis.call('HINCRBY', KEYS[k + 3], '_sum', tokens - tonumber(old))
+    -- No prune here: every reader of the window (admit, peek) prunes first, and an expired
+    -- entry settled here leaves with its settled tokens at that prune, so '_sum' after it is
+    -- what pruning first would have left. An entry already pruned is absent: nothing to do.
+    local v = redis.call('HMGET', KEYS[k + 3], id, '_sum')
+    if v[1] then
+      local sum = tonumber(v[2] or '0') + tokens - tonumber(v[1])
+      redis.call('HSET', KEYS[k + 3], id, A[2], '_sum', int(sum))
     end
   end
 end
@@ -249,10 +282,9 @@ for i = 1, n do
     redis.call('HSET', KEYS[k + 5], id, A[2])
     cur = A[2]
   end
-  local settled = redis.call('HGET', KEYS[k + 6], A[4 + i])
+  local settled = spent_get(KEYS[k + 6], A[4 + i], now, A[4])
   if settled then
     others[i] = tonumber(settled) + held_sum(KEYS[k + 5]) - (tonumber(cur) or 0)
-    redis.call('PEXPIRE', KEYS[k + 6], A[4])
   else
     others[i] = -1
   end
