@@ -8,6 +8,7 @@
  */
 import type { ChunkReader } from "../core/chunk_reader.ts";
 import { GatewayError, STREAM_IDLE_TIMEOUT } from "../core/errors.ts";
+import { isHookable } from "../http1/body_stream.ts";
 import { deadline } from "./deadlines.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 
@@ -26,8 +27,9 @@ export function streamIdleTimeout(provider: string, ms: number): GatewayError {
  * `ms` ended by `onIdle` and a cancel of the source (whose pending read then settles: a closed
  * connection, a cancelled stream). Only time spent waiting on a read counts: a slow client that
  * holds the body back is not upstream silence. One coarse shared deadline per stream, re-armed
- * only when it fires early, so a chunk costs two timestamps and this wrapper's await, not a timer
- * of its own. */
+ * only when it fires early, so a chunk costs two timestamps, not a timer of its own. Over the
+ * HTTP/1.1 client's body reader it watches each read through the reader's hooks rather than a
+ * `then` of its own: one promise less per chunk. */
 export function idleCutoff<T>(
   reader: ChunkReader<T>,
   ms: number,
@@ -66,6 +68,8 @@ export function idleCutoff<T>(
     reader.cancel().catch(() => {});
     return null;
   };
+  const hooked = isHookable(reader);
+  if (hooked) reader.hook({ chunk: onChunk, error: onError });
   return {
     // A promise chain, not an async function: one suspended frame less per chunk.
     read: () => {
@@ -77,7 +81,7 @@ export function idleCutoff<T>(
       } catch (error) {
         return Promise.resolve(onError(error));
       }
-      return read.then(onChunk, onError);
+      return hooked ? read : read.then(onChunk, onError);
     },
     cancel: (reason) => {
       stop();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { ChunkReader } from "../core/chunk_reader.ts";
+import type { HookableReader, ReadHooks } from "../http1/body_stream.ts";
 import { idleCutoff } from "./idle_cutoff.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -69,4 +70,49 @@ Deno.test("idleCutoff: a consumer's cancel disarms it and reaches the source", a
   assert.equal(state.cancelled, "client left");
   await sleep(350);
   assert.equal(idle, 0);
+});
+
+/** `paced` as the HTTP/1.1 client's body reader works: hooks installed by the wrapper see each
+ * read's chunk or failure; the read after `breakAt` chunks fails. */
+function hookedPaced(gaps: number[], breakAt = Infinity) {
+  const { reader: inner, state } = paced(gaps);
+  let hooks: ReadHooks<number> | null = null;
+  let read = 0;
+  const reader: HookableReader<number> = {
+    read: () =>
+      (read++ >= breakAt ? Promise.reject(new Error("connection reset")) : inner.read()).then(
+        (chunk) => hooks === null ? chunk : hooks.chunk(chunk),
+        (error) => {
+          if (hooks === null) throw error;
+          return hooks.error(error);
+        },
+      ),
+    cancel: (reason) => inner.cancel(reason),
+    hook: (watch) => void (hooks = watch),
+  };
+  return { reader, state };
+}
+
+Deno.test("idleCutoff over a hooked reader: chunks pass, silence cuts, a break ends it", async () => {
+  const alive = hookedPaced([50, 50, 50]);
+  let idle = 0;
+  assert.deepEqual(await drain(idleCutoff(alive.reader, 300, () => idle++)), [0, 1, 2]);
+  assert.equal(idle, 0);
+
+  const silent = hookedPaced([10, 5_000]);
+  const started = Date.now();
+  assert.deepEqual(await drain(idleCutoff(silent.reader, 200, () => idle++)), [0]);
+  assert.equal(idle, 1);
+  assert.ok(Date.now() - started < 1_000, "ended by the cutoff, not the source");
+  assert.ok(silent.state.cancelled instanceof Error);
+
+  const broken = hookedPaced([10, 10, 10], 1);
+  const breaks: unknown[] = [];
+  const cut = idleCutoff(broken.reader, 300, () => idle++, (error) => breaks.push(error));
+  assert.deepEqual(await drain(cut), [0]);
+  assert.equal(breaks.length, 1);
+  assert.equal(idle, 1);
+  assert.equal(await cut.read(), null);
+  await sleep(350); // disarmed at the break: the deadline never fires
+  assert.equal(idle, 1);
 });

@@ -19,6 +19,27 @@ export interface BodyEnd {
   failure(error: unknown): unknown;
 }
 
+/** What a wrapper of a body reader sees of each read, inside the read's own promise step: a
+ * wrapper that used `then` on every read instead would cost each chunk one more promise. */
+export interface ReadHooks<T> {
+  /** Sees each read's chunk (null: the end) and returns what the read resolves to. */
+  chunk(chunk: T | null): T | null;
+  /** Sees a read's failure (the mapped error) and returns what the read resolves to instead
+   * (or throws). */
+  error(error: unknown): T | null;
+}
+
+/** A chunk reader whose reads a wrapper may watch through {@link ReadHooks}. */
+export interface HookableReader<T> extends ChunkReader<T> {
+  /** Installs `hooks` on every later read (one wrapper per reader). */
+  hook(hooks: ReadHooks<T>): void;
+}
+
+/** Whether `reader` takes {@link ReadHooks}. */
+export function isHookable<T>(reader: ChunkReader<T>): reader is HookableReader<T> {
+  return typeof (reader as Partial<HookableReader<T>>).hook === "function";
+}
+
 /** Copies `parts` out (they are views into a reused read buffer). */
 export function copyOut(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   return parts.length === 1 ? parts[0]!.slice() : concatBytes(parts);
@@ -33,14 +54,20 @@ export function bodyReader(
   decoder: BodyDecoder,
   first: Decoded,
   end: BodyEnd,
-): ChunkReader<Uint8Array<ArrayBuffer>> {
+): HookableReader<Uint8Array<ArrayBuffer>> {
+  type Chunk = Uint8Array<ArrayBuffer>;
   let pending: Decoded | null = first;
   let finished = false;
+  let hooks: ReadHooks<Chunk> | null = null;
+  /** What a read resolves to: `out`, as the hooks (if any) see it. */
+  const give = (out: Chunk | null): Chunk | null => hooks === null ? out : hooks.chunk(out);
   /** A failed read: the connection is given up, and the reader sees the mapped error. */
-  const fail = (error: unknown): never => {
+  const fail = (error: unknown): Chunk | null => {
     finished = true;
     end.abandon();
-    throw end.failure(error);
+    const failure = end.failure(error);
+    if (hooks === null) throw failure;
+    return hooks.error(failure);
   };
   /** What `decoded` hands out: its body bytes, null at the end of the body, or undefined when
    * it holds none (framing only: read on). */
@@ -53,10 +80,8 @@ export function bodyReader(
     }
     return data.length > 0 ? copyOut(data) : undefined;
   };
-  const onInput = (
-    input: Uint8Array | null,
-  ): Uint8Array<ArrayBuffer> | null | Promise<Uint8Array<ArrayBuffer> | null> => {
-    let out: Uint8Array<ArrayBuffer> | null | undefined;
+  const onInput = (input: Uint8Array | null): Chunk | null | Promise<Chunk | null> => {
+    let out: Chunk | null | undefined;
     try {
       if (input === null) {
         if (!decoder.end()) {
@@ -64,23 +89,34 @@ export function bodyReader(
         }
         finished = true;
         end.complete(false);
-        return null;
+        return give(null);
       }
       out = take(decoder.push(input));
     } catch (error) {
       return fail(error);
     }
-    return out === undefined ? next() : out;
+    return out === undefined ? next() : give(out);
   };
-  const onCount = (n: number | null) => onInput(connection.bytesOf(n));
+  const onCount = (n: number | null) => {
+    let input: Uint8Array | null;
+    try {
+      input = connection.bytesOf(n);
+    } catch (error) {
+      return fail(error);
+    }
+    return onInput(input);
+  };
   const next = () => connection.readCount().then(onCount, fail);
   return {
     read() {
-      if (finished) return Promise.resolve(null);
+      if (finished) return Promise.resolve(give(null));
       const decoded = pending;
       pending = null;
       const out = decoded === null ? undefined : take(decoded);
-      return out === undefined ? next() : Promise.resolve(out);
+      return out === undefined ? next() : Promise.resolve(give(out));
+    },
+    hook(watch) {
+      hooks = watch;
     },
     cancel() {
       if (!finished) {
