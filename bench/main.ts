@@ -23,6 +23,10 @@
  *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
  *                                         --concurrency=1 profiles one request at a time;
  *                                         --target=policied uses the key under every policy)
+ *   deno task bench --gc=chat-json        what one scenario costs the garbage collector in the
+ *                                         minimal proxy and in gatehouse (--target=policied):
+ *                                         bytes allocated, survived and promoted, pauses, per
+ *                                         request (`gc.ts`; --seconds, --concurrency)
  *   deno task bench --only=scale          the scale-out bench (issues #17, #19, `scale/main.ts`):
  *                                         the real main.ts as a process under wrk at c=32, 1 and
  *                                         2 workers on SQLite and on Postgres + Redis with every
@@ -45,6 +49,7 @@
 import { measureAll } from "./measure.ts";
 import { benchPolicies, formatPolicyCosts, policyCosts, rpmWindowBytes } from "./policies.ts";
 import { profileScenario } from "./profile.ts";
+import { gcScenario } from "./gc.ts";
 import {
   addedLatencies,
   checks,
@@ -115,6 +120,14 @@ async function main(): Promise<number> {
         "differences between the targets.",
     );
     settings.generator = "fetch";
+  }
+  if (settings.gc) {
+    return await gcScenario(
+      settings.gc,
+      settings.seconds,
+      settings.profileConcurrency,
+      settings.profileTarget,
+    );
   }
   if (settings.profile) {
     return await profileScenario(

@@ -20,6 +20,8 @@ export interface ChildServer {
   announcement: Announcement;
   /** Everything the child wrote to stderr so far. */
   stderr(): string;
+  /** What it wrote to stdout after its announcement ("" unless started with `keepStdout`). */
+  stdout(): string;
   /** Sends one command line to the child's stdin. */
   send(line: string): Promise<void>;
   stop(): Promise<void>;
@@ -34,11 +36,18 @@ function collect(stream: ReadableStream<Uint8Array>): () => string {
   return () => text;
 }
 
-/** Reads lines until the announcement; the rest of stdout is drained and dropped. */
+/** The announcement: one JSON object starting with its port (`child.ts`). Searched for anywhere
+ * in the output, not only at a line's start: V8's `--trace-gc-nvp` writes its lines in pieces,
+ * and the announcement can land inside one. */
+const ANNOUNCEMENT = /\{"port":\d+[^{}]*\}/;
+
+/** Reads stdout until the announcement; the rest is drained, and handed to `keep` when given
+ * (else dropped). */
 async function readAnnouncement(
   name: string,
   stdout: ReadableStream<Uint8Array>,
   stderr: () => string,
+  keep?: (text: string) => void,
 ): Promise<Announcement> {
   const reader = stdout.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = "";
@@ -48,18 +57,16 @@ async function readAnnouncement(
       throw new Error(`${name} exited before it listened.\n${stderr()}`);
     }
     buffered += value;
-    for (let newline = buffered.indexOf("\n"); newline !== -1; newline = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, newline).trim();
-      buffered = buffered.slice(newline + 1);
-      if (!line.startsWith("{")) continue;
-      const parsed = JSON.parse(line) as Announcement;
-      (async () => {
-        while (!(await reader.read()).done) {
-          // Later output is not used; reading keeps the child's pipe from filling up.
-        }
-      })().catch(() => {});
-      return parsed;
-    }
+    const match = ANNOUNCEMENT.exec(buffered);
+    if (match === null) continue;
+    keep?.(buffered.slice(match.index + match[0].length));
+    (async () => {
+      // Reading keeps the child's pipe from filling up.
+      for (let next = await reader.read(); !next.done; next = await reader.read()) {
+        keep?.(next.value);
+      }
+    })().catch(() => {});
+    return JSON.parse(match[0]) as Announcement;
   }
 }
 
@@ -69,6 +76,10 @@ export interface ChildOptions {
   /** Send its stderr to /dev/null (a gateway logging every request: the child still pays for
    * each write, the bench does not keep the lines). */
   discardStderr?: boolean;
+  /** Runtime flags put before the script (`--v8-flags=--trace-gc-nvp`). */
+  runtimeFlags?: string[];
+  /** Keep what it writes to stdout after its announcement (`ChildServer.stdout`). */
+  keepStdout?: boolean;
 }
 
 /** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
@@ -79,7 +90,7 @@ export async function startChild(
   options: ChildOptions = {},
 ): Promise<ChildServer> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", script, ...args],
+    args: ["run", "-A", ...(options.runtimeFlags ?? []), script, ...args],
     cwd: ROOT,
     env: options.env ?? {},
     stdin: "piped",
@@ -95,9 +106,11 @@ export async function startChild(
     }
   };
   const timeout = setTimeout(kill, 60_000);
+  let kept = "";
+  const keep = options.keepStdout ? (text: string) => void (kept += text) : undefined;
   let announcement: Announcement;
   try {
-    announcement = await readAnnouncement(name, child.stdout, stderr);
+    announcement = await readAnnouncement(name, child.stdout, stderr, keep);
   } catch (error) {
     kill();
     throw error;
@@ -111,6 +124,7 @@ export async function startChild(
     url: `http://127.0.0.1:${announcement.port}`,
     announcement,
     stderr,
+    stdout: () => kept,
     send: (line) => writer.write(new TextEncoder().encode(`${line}\n`)),
     async stop() {
       await writer.close().catch(() => {});

@@ -57,6 +57,9 @@ export interface Settings {
   scenarios: Scenario[];
   /** Profile this scenario through gatehouse instead of measuring. */
   profile: Scenario | null;
+  /** Trace the garbage collector of the proxy and gatehouse on this scenario instead
+   * (`--gc=<scenario>`, `gc.ts`); takes the profile's concurrency and target. */
+  gc: Scenario | null;
   /** Concurrency of the profiled load. */
   profileConcurrency: number;
   /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
@@ -96,13 +99,15 @@ export function parseSettings(args: string[]): Settings {
   const seconds = Number(value("seconds") ?? 2.5);
   if (!(seconds > 0)) throw new Error(`--seconds must be a positive number of seconds`);
   const known = SCENARIOS.map((s) => s.id).join(", ");
-  const profileId = value("profile");
-  const profile = profileId === undefined
-    ? null
-    : SCENARIOS.find((s) => s.id === profileId) ?? null;
-  if (profileId !== undefined && profile === null) {
-    throw new Error(`unknown scenario ${profileId}; known: ${known}`);
-  }
+  const scenarioNamed = (option: string) => {
+    const id = value(option);
+    if (id === undefined) return null;
+    const found = SCENARIOS.find((s) => s.id === id);
+    if (found === undefined) throw new Error(`unknown scenario ${id}; known: ${known}`);
+    return found;
+  };
+  const profile = scenarioNamed("profile");
+  const gc = scenarioNamed("gc");
   const profileConcurrency = Number(value("concurrency") ?? 32);
   if (!Number.isInteger(profileConcurrency) || profileConcurrency < 1) {
     throw new Error(`--concurrency must be a whole number of at least 1`);
@@ -133,6 +138,7 @@ export function parseSettings(args: string[]): Settings {
     maxRequests: 200_000,
     scenarios,
     profile,
+    gc,
     profileConcurrency,
     profileTarget,
   };

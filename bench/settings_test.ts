@@ -57,3 +57,13 @@ Deno.test("isScaleRun: --only=scale alone picks the scale-out bench", () => {
   assert.equal(isScaleRun(["--only=policies"]), false);
   assert.equal(isScaleRun([]), false);
 });
+
+Deno.test("parseSettings: --gc names the scenario whose garbage collection is traced", () => {
+  const settings = parseSettings(["--gc=messages-json", "--target=policied", "--concurrency=8"]);
+  assert.equal(settings.gc?.id, "messages-json");
+  assert.equal(settings.profile, null);
+  assert.equal(settings.profileTarget, "policied");
+  assert.equal(settings.profileConcurrency, 8);
+  assert.equal(parseSettings([]).gc, null);
+  assert.throws(() => parseSettings(["--gc=nope"]), /unknown scenario nope/);
+});
