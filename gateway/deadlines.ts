@@ -8,6 +8,8 @@
  * @module
  */
 
+import { Slots } from "../core/slots.ts";
+
 const TICK_MS = 100;
 
 interface Deadline {
@@ -15,34 +17,25 @@ interface Deadline {
   fire: () => void;
 }
 
-/** Pending deadlines by slot; a finished one's slot is cleared and reused. Not a Map with an id
- * per call: under load (`deno task bench`), set-then-delete on a Map grew the old generation by
- * about 1.8 KiB more per request than these slots do, as each call's closure (and the upstream
- * request it holds) outlived its call long enough to be promoted. */
-const slots: (Deadline | undefined)[] = [];
-/** Slots free for reuse; every other slot holds a pending deadline. */
-const freeSlots: number[] = [];
+/** Pending deadlines; a finished one's slot is cleared and reused. Not a Map with an id per
+ * call: under load, set-then-delete on a Map grew the old generation by about 1.8 KiB more per
+ * request than these slots do (`core/slots.ts` says why). */
+const slots = new Slots<Deadline>();
 let interval: ReturnType<typeof setInterval> | null = null;
 let keep = false;
 
 function stopIfIdle(): void {
-  const pending = slots.length - freeSlots.length;
-  if (keep || pending > 0 || interval === null) return;
+  if (keep || slots.size > 0 || interval === null) return;
   clearInterval(interval);
   interval = null;
 }
 
-function release(slot: number): void {
-  slots[slot] = undefined;
-  freeSlots.push(slot);
-}
-
 function tick(): void {
   const now = Date.now();
-  for (let slot = 0; slot < slots.length; slot++) {
-    const deadline = slots[slot];
+  for (let slot = 0; slot < slots.capacity; slot++) {
+    const deadline = slots.at(slot);
     if (deadline === undefined || deadline.at > now) continue;
-    release(slot);
+    slots.remove(slot, deadline);
     deadline.fire();
   }
   stopIfIdle();
@@ -66,13 +59,10 @@ export function keepDeadlineTimer(): void {
 /** Calls `fire` after about `ms`; returns the function that cancels it. */
 export function deadline(ms: number, fire: () => void): () => void {
   const entry: Deadline = { at: Date.now() + ms, fire };
-  const slot = freeSlots.pop() ?? slots.length;
-  slots[slot] = entry;
+  const slot = slots.add(entry);
   ensureInterval();
   return () => {
     // A fired deadline's slot may already hold another one.
-    if (slots[slot] !== entry) return;
-    release(slot);
-    stopIfIdle();
+    if (slots.remove(slot, entry)) stopIfIdle();
   };
 }

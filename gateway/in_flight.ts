@@ -5,6 +5,7 @@
  * @module
  */
 import { GatewayError } from "../core/errors.ts";
+import { Slots } from "../core/slots.ts";
 
 /** What a running request must do when the gateway can wait for it no longer. */
 export interface Drainable {
@@ -31,9 +32,11 @@ export function shuttingDown(signal = "SIGTERM"): GatewayError {
   );
 }
 
-/** The registry of running requests; one per process. */
+/** The registry of running requests; one per process. Kept in reused slots, not a `Set`: a
+ * `Set` taking and dropping every request kept each one's objects alive until a full collection
+ * (`core/slots.ts`). */
 export class InFlight {
-  readonly #entries = new Set<Drainable>();
+  readonly #entries = new Slots<Drainable>();
   #draining = false;
   #signal = "SIGTERM";
   #whenEmpty: (() => void)[] = [];
@@ -56,15 +59,17 @@ export class InFlight {
   /** Streamed answers open to their clients now (counted when asked: a metrics scrape). */
   streamsOpen(): number {
     let open = 0;
-    for (const entry of this.#entries) if (entry.streamOpen === true) open++;
+    for (let slot = 0; slot < this.#entries.capacity; slot++) {
+      if (this.#entries.at(slot)?.streamOpen === true) open++;
+    }
     return open;
   }
 
   /** Registers a running request; the returned function removes it (call it once it settled). */
   track(entry: Drainable): () => void {
-    this.#entries.add(entry);
+    const slot = this.#entries.add(entry);
     return () => {
-      if (!this.#entries.delete(entry) || this.#entries.size > 0) return;
+      if (!this.#entries.remove(slot, entry) || this.#entries.size > 0) return;
       const waiting = this.#whenEmpty;
       this.#whenEmpty = [];
       for (const resolve of waiting) resolve();
@@ -89,7 +94,7 @@ export class InFlight {
   /** Settles every request still running (right before the store closes): no request a client
    * saw answered is missing from the ledger. Returns how many there were. */
   settleRemaining(): number {
-    const running = [...this.#entries];
+    const running = this.#entries.values();
     for (const entry of running) entry.settleNow();
     return running.length;
   }
@@ -97,7 +102,7 @@ export class InFlight {
   /** Ends every running request at once (a second signal, or the grace period over). */
   cutAll(signal = this.#signal): number {
     this.#draining = true;
-    const running = [...this.#entries];
+    const running = this.#entries.values();
     for (const entry of running) entry.shutDown(shuttingDown(signal));
     return running.length;
   }

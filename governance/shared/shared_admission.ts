@@ -54,6 +54,8 @@ export class SharedAdmission implements Admission {
   readonly quiet?: (cost: number) => boolean;
   /** The scopes held (key, team), with the budget period at admission. */
   readonly scopes: HeldScope[];
+  /** Its slot among the governor's live admissions (the governor sets it). */
+  liveSlot = -1;
   readonly #host: AdmissionHost;
   readonly #budgets: WatchedBudget[];
   /** The scopes of {@link #budgets}, as a flow update names them. */

@@ -15,6 +15,7 @@
  * every third of a lease, in one call, so a process that dies loses its holds by itself.
  * @module
  */
+import { Slots } from "../../core/slots.ts";
 import type { Admission, AdmissionRequest, Admitter } from "../../gateway/admission.ts";
 import type { KeyRecord, Store } from "../../store/store.ts";
 import { checkModels } from "../checks.ts";
@@ -73,7 +74,10 @@ export class SharedGovernor implements Admitter, AdmissionHost {
   readonly #now: () => number;
   readonly #leaseMs: number;
   readonly #onError: (error: unknown, scopes: ScopeId[]) => void;
-  readonly #live = new Map<string, SharedAdmission>();
+  /** Admissions holding leases (renewed by the heartbeat). In reused slots, not a Map by request
+   * id: a Map taking and dropping one per request kept each admission alive until a full
+   * collection (`core/slots.ts`). */
+  readonly #live = new Slots<SharedAdmission>();
   readonly #loads = new Map<string, { spend: Promise<number>; done: number | null }>();
   #heartbeat: ReturnType<typeof setInterval> | null = null;
 
@@ -131,7 +135,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
   released(admission: SharedAdmission): void {
     // The heartbeat stays (it skips while nothing is held): one request at a time must not
     // make and clear a timer each.
-    this.#live.delete(admission.requestId);
+    this.#live.remove(admission.liveSlot, admission);
   }
 
   /** A backend call of an admission failed. */
@@ -185,7 +189,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
       headers,
       expected.inputTokens,
     );
-    this.#live.set(request.requestId, admission);
+    admission.liveSlot = this.#live.add(admission);
     this.#heartbeat ??= this.#startHeartbeat();
     return admission;
   }
@@ -262,7 +266,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
 
   #renew(): void {
     if (this.#live.size === 0) return;
-    const holds = [...this.#live.values()].map((a) => ({
+    const holds = this.#live.values().map((a) => ({
       requestId: a.requestId,
       scopes: a.scopes,
     }));
