@@ -13,7 +13,7 @@ import { gcPerRequest, parseGcTrace } from "./gc_trace.ts";
 import { processCpuMs } from "./cpu_time.ts";
 import { type ChildServer, startChild } from "./processes.ts";
 import { table } from "./report.ts";
-import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
+import { type FocusedRun, requestHeaders } from "./scenarios.ts";
 import { summarizeLoads } from "./load.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
 
@@ -46,13 +46,14 @@ async function measure(traced: Traced, seconds: number, concurrency: number) {
   return { result, cpuMs, totals, per: gcPerRequest(totals, result.requests) };
 }
 
-/** Measures `scenario` through the proxy and gatehouse (`target`); returns the exit code. */
-export async function gcScenario(
-  scenario: Scenario,
-  seconds: number,
-  concurrency = 32,
-  target: Target = "gatehouse",
-): Promise<number> {
+/** Measures `scenario` through the proxy and gatehouse (`target`); returns the exit code. Needs
+ * wrk: a load generator in this process would not disturb the traced ones, but its pace would
+ * differ from the other runs'. */
+export const gcScenario: FocusedRun = async (scenario, seconds, concurrency, target, generator) => {
+  if (generator !== "wrk") {
+    console.log("--gc drives its load with wrk, which is not installed: apt-get install wrk");
+    return 1;
+  }
   const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
   const children: ChildServer[] = [upstream];
   try {
@@ -131,4 +132,4 @@ export async function gcScenario(
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
-}
+};

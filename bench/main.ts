@@ -121,17 +121,11 @@ async function main(): Promise<number> {
     );
     settings.generator = "fetch";
   }
-  if (settings.gc) {
-    return await gcScenario(
-      settings.gc,
-      settings.seconds,
-      settings.profileConcurrency,
-      settings.profileTarget,
-    );
-  }
-  if (settings.profile) {
-    return await profileScenario(
-      settings.profile,
+  // One scenario through gatehouse: its GC trace, or its CPU profile.
+  const focused = settings.gc ?? settings.profile;
+  if (focused !== null) {
+    return await (settings.gc ? gcScenario : profileScenario)(
+      focused,
       settings.seconds,
       settings.profileConcurrency,
       settings.profileTarget,

@@ -9,18 +9,18 @@ import { readProfileWhenWritten, summarize } from "./cpu_profile.ts";
 import { type LoadResult, type LoadSpec, runLoad, summarizeLoads } from "./load.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
 import { table } from "./report.ts";
-import type { Scenario, Target } from "./scenarios.ts";
+import type { FocusedRun } from "./scenarios.ts";
 import { startTargets, targetRequest, validate } from "./targets.ts";
 
 /** Profiles `scenario` through gatehouse (`target`: which key) for `seconds` at `concurrency`;
  * returns the exit code. */
-export async function profileScenario(
-  scenario: Scenario,
-  seconds: number,
-  concurrency = 32,
-  target: Target = "gatehouse",
-  generator: "wrk" | "fetch" = "wrk",
-): Promise<number> {
+export const profileScenario: FocusedRun = async (
+  scenario,
+  seconds,
+  concurrency,
+  target,
+  generator,
+) => {
   // The load generator takes CPU time too: wrk's is outside the runtime being profiled.
   const runLoadWith = generator === "wrk"
     ? async (spec: LoadSpec): Promise<LoadResult> => summarizeLoads([await wrkSampleLoad(spec)])
@@ -76,4 +76,4 @@ export async function profileScenario(
   } finally {
     await targets.stop();
   }
-}
+};

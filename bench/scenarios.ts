@@ -261,3 +261,13 @@ export function requestHeaders(scenario: Scenario, key: string): Record<string, 
     ? { "content-type": "application/json", "x-api-key": key, "anthropic-version": "2023-06-01" }
     : { "content-type": "application/json", authorization: `Bearer ${key}` };
 }
+
+/** One scenario through gatehouse alone (`--profile`, `--gc`): at `concurrency`, with the key
+ * of `target` (`gatehouse` or `policied`), for `seconds`; returns the exit code. */
+export type FocusedRun = (
+  scenario: Scenario,
+  seconds: number,
+  concurrency: number,
+  target: Target,
+  generator: "wrk" | "fetch",
+) => Promise<number>;
