@@ -67,6 +67,35 @@ export function rfc3339(ms: number): string {
   return lastText;
 }
 
+/** The header names of each family and kind, spelled once (names built per response made every
+ * policied response's header record a dictionary of fresh strings). */
+const NAMES = {
+  anthropic: {
+    requests: [
+      "anthropic-ratelimit-requests-limit",
+      "anthropic-ratelimit-requests-remaining",
+      "anthropic-ratelimit-requests-reset",
+    ],
+    tokens: [
+      "anthropic-ratelimit-tokens-limit",
+      "anthropic-ratelimit-tokens-remaining",
+      "anthropic-ratelimit-tokens-reset",
+    ],
+  },
+  openai: {
+    requests: [
+      "x-ratelimit-limit-requests",
+      "x-ratelimit-remaining-requests",
+      "x-ratelimit-reset-requests",
+    ],
+    tokens: [
+      "x-ratelimit-limit-tokens",
+      "x-ratelimit-remaining-tokens",
+      "x-ratelimit-reset-tokens",
+    ],
+  },
+} as const;
+
 /** The rate-limit headers for a response on `route` at `now`; undefined when neither limit
  * applies. */
 export function rateHeaders(
@@ -78,17 +107,13 @@ export function rateHeaders(
   if (requests === null && tokens === null) return undefined;
   const headers: Record<string, string> = {};
   const messages = isMessagesRoute(route);
+  const family = messages ? NAMES.anthropic : NAMES.openai;
   const put = (kind: "requests" | "tokens", view: LimitView | null) => {
     if (view === null) return;
-    if (messages) {
-      headers[`anthropic-ratelimit-${kind}-limit`] = String(view.limit);
-      headers[`anthropic-ratelimit-${kind}-remaining`] = String(view.remaining);
-      headers[`anthropic-ratelimit-${kind}-reset`] = rfc3339(view.resetAt);
-    } else {
-      headers[`x-ratelimit-limit-${kind}`] = String(view.limit);
-      headers[`x-ratelimit-remaining-${kind}`] = String(view.remaining);
-      headers[`x-ratelimit-reset-${kind}`] = goDuration(view.resetAt - now);
-    }
+    const [limit, remaining, reset] = family[kind];
+    headers[limit] = String(view.limit);
+    headers[remaining] = String(view.remaining);
+    headers[reset] = messages ? rfc3339(view.resetAt) : goDuration(view.resetAt - now);
   };
   put("requests", requests);
   put("tokens", tokens);
