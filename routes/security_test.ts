@@ -74,3 +74,12 @@ Deno.test("presentedKey reads only the headers the sources allow, and names them
   assert.ok("problem" in empty);
   assert.match(empty.problem, /^The x-api-key header carries an empty key/);
 });
+
+Deno.test("presentedKey: a well-formed key whose id starts with xxx is a key, not a placeholder", () => {
+  const sources = keySources(BEARER_OR_API_KEY_HEADER);
+  const real = `gth_xxxabcdefg_${"A1b2".repeat(8)}`;
+  assert.deepEqual(presentedKey(new Headers({ "x-api-key": real }), sources), { key: real });
+  const placeholder = presentedKey(new Headers({ "x-api-key": "gth_xxxxxxxx" }), sources);
+  assert.ok("problem" in placeholder);
+  assert.match(placeholder.problem, /placeholder/);
+});
