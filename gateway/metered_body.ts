@@ -14,7 +14,6 @@ import type { BodyEnd } from "./lifecycle.ts";
 
 /** What the body stage reports to: the request's lifecycle. */
 export interface BodyWatch {
-  /** The first bytes went to the client (told once). */
   firstByte(): void;
   bodyEnded(how: BodyEnd, status: number): void;
 }
@@ -95,8 +94,6 @@ export function meteredBody(
   // Set when the client cancels: a read already under way then finds the stream closed, which is
   // the client's leaving, not a failure of ours.
   let cancelled = false;
-  /** Whether the first bytes were told: the watch hears of them once, not once per chunk. */
-  let started = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       target = controller;
@@ -115,10 +112,7 @@ export function meteredBody(
             controller.close();
             return;
           }
-          if (!started) {
-            started = true;
-            watch.firstByte();
-          }
+          watch.firstByte();
           // Without a step the body is bytes or text already; a step reads bytes.
           if (step) stepOver(step, chunk as Uint8Array);
           else controller.enqueue(toBytes(chunk));

@@ -128,14 +128,8 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
   }
 }
 
-/** The tap of one stream: usage, the upstream's id, and the stream's end, told to `life`.
- * (Exported for tests and measurements of the stream path.) */
-export function tapFor(
-  codec: ForwardCodec,
-  life: Lifecycle,
-  provider: string,
-  clientWantsUsage: boolean,
-) {
+/** The tap of one stream: usage, the upstream's id, and the stream's end, told to `life`. */
+function tapFor(codec: ForwardCodec, life: Lifecycle, provider: string, clientWantsUsage: boolean) {
   const ends = codec.streamEnds!();
   let ended = false;
   let idSeen = false;

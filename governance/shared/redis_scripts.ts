@@ -245,10 +245,8 @@ for i = 1, n do
   local field = A[a + 2]
   if field ~= '' then
     redis.call('HDEL', KEYS[k + 5], id)
-    local v = redis.call('HMGET', KEYS[k + 6], field, '_at')
-    if v[1] then
+    if spent_get(KEYS[k + 6], field, now, A[5]) then
       redis.call('HINCRBYFLOAT', KEYS[k + 6], field, A[3])
-      spent_touch(KEYS[k + 6], v[2], now, A[5])
     end
   end
   if A[a + 1] == '1' then
