@@ -9,6 +9,7 @@
  * about 100 µs of CPU per request through Hono's chain, 88 µs through the lane.
  * @module
  */
+import { safeParseChecked } from "../core/schema_check.ts";
 import type { ZodType } from "zod";
 import { REQUEST_ID_HEADER, requestIdFrom } from "../core/ids.ts";
 import type { GatewayDeps } from "../gateway/exchange.ts";
@@ -81,7 +82,7 @@ export function modelLane(
       const read = await readJsonBody(request, deps.config.maxBody, decoder);
       body = read.value;
       facts.bodyBytes = read.length;
-      const checked = lane.schema.safeParse(body);
+      const checked = safeParseChecked(lane.schema, body);
       if (!checked.success) throw validationError(checked.error, "json");
       const handed = routeRequest(lane.path, body, facts);
       handedOver = true;

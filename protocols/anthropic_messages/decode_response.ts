@@ -2,6 +2,7 @@
  * An upstream Anthropic `message` body → the core response.
  * @module
  */
+import { safeParseChecked } from "../../core/schema_check.ts";
 import type { AssistantPart } from "../../core/content.ts";
 import type { Converted, Warning } from "../../core/convert.ts";
 import type { CoreRequest } from "../../core/request.ts";
@@ -24,7 +25,7 @@ export function decodeResponse(
   request: CoreRequest,
   provider: string,
 ): Converted<CoreResponse> {
-  const parsed = MessageResponseSchema.safeParse(body);
+  const parsed = safeParseChecked(MessageResponseSchema, body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw upstreamError({

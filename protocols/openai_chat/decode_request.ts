@@ -2,6 +2,7 @@
  * Client face: a Chat Completions request body → the core request.
  * @module
  */
+import { safeParseChecked } from "../../core/schema_check.ts";
 import type { Converted, Warning } from "../../core/convert.ts";
 import { invalidRequest } from "../../core/errors.ts";
 import type { CoreRequest, ReasoningConfig } from "../../core/request.ts";
@@ -52,7 +53,7 @@ function untranslated(body: Record<string, unknown>): Warning[] {
 /** Validates and decodes a chat request. Throws a 400 naming the field for a schema violation,
  * `n` > 1, audio input and the legacy function-calling forms. */
 export function decodeRequest(body: unknown): Converted<CoreRequest> {
-  const parsed = ChatCompletionRequestSchema.safeParse(body);
+  const parsed = safeParseChecked(ChatCompletionRequestSchema, body);
   if (!parsed.success) throw invalidBody(parsed.error);
   const req = parsed.data;
   const raw = req as Record<string, unknown>;

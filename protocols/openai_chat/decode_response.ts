@@ -2,6 +2,7 @@
  * Upstream face: a non-streamed Chat Completions body → the core response.
  * @module
  */
+import { safeParseChecked } from "../../core/schema_check.ts";
 import type { AssistantPart } from "../../core/content.ts";
 import type { Converted, Warning } from "../../core/convert.ts";
 import { GatewayError } from "../../core/errors.ts";
@@ -20,7 +21,7 @@ export function decodeResponse(
   request: CoreRequest,
   provider: string,
 ): Converted<CoreResponse> {
-  const parsed = ChatCompletionResponseSchema.safeParse(body);
+  const parsed = safeParseChecked(ChatCompletionResponseSchema, body);
   const choice = parsed.success ? parsed.data.choices[0] : undefined;
   if (!parsed.success || !choice) {
     throw new GatewayError(

@@ -2,6 +2,7 @@
  * Usage for the same-protocol passthrough, which pipes chat bytes untouched and only taps them.
  * @module
  */
+import { safeParseChecked } from "../../core/schema_check.ts";
 import type { Usage } from "../../core/response.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
 import { fromChatUsage } from "./map_usage.ts";
@@ -22,7 +23,7 @@ function parse(data: string): Record<string, unknown> | null {
 
 function usageOf(container: Record<string, unknown> | null): Usage | null {
   if (!container || container.usage == null) return null;
-  const parsed = ChatUsageSchema.safeParse(container.usage);
+  const parsed = safeParseChecked(ChatUsageSchema, container.usage);
   return parsed.success ? fromChatUsage(parsed.data) : null;
 }
 

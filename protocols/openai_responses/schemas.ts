@@ -6,6 +6,7 @@
  * as `{ type }` objects and are dropped with a warning.
  * @module
  */
+import { safeParseChecked } from "../../core/schema_check.ts";
 import { z } from "@hono/zod-openapi";
 import { invalidRequest } from "../../core/errors.ts";
 
@@ -245,7 +246,7 @@ export function parseAt<T extends z.ZodType>(
   value: unknown,
   path: string,
 ): z.infer<T> {
-  const result = schema.safeParse(value);
+  const result = safeParseChecked(schema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = [path, ...(issue?.path ?? []).map(String)].filter((p) => p !== "").join(".");
