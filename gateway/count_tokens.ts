@@ -63,8 +63,9 @@ export function handleCountTokens(deps: GatewayDeps, request: LlmRequest): Promi
     headers.set("content-type", "application/json");
     life.delivered("local");
     life.answered(200);
-    return new Response(JSON.stringify({ input_tokens: countRequestTokens(decoded.value) }), {
-      headers,
-    });
+    return headers.respond(
+      JSON.stringify({ input_tokens: countRequestTokens(decoded.value) }),
+      200,
+    );
   });
 }

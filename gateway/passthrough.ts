@@ -105,10 +105,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
       });
       life.upstreamIn();
       const tap = tapFor(codec, life, provider, clientWantsUsage);
-      return new Response(meteredBody(body, life, response.status, tap), {
-        status: response.status,
-        headers,
-      });
+      return headers.respond(meteredBody(body, life, response.status, tap), response.status);
     }
     // The bytes go back as they came; only a decoded copy is parsed for usage.
     const bytes = await readWholeBody(
@@ -121,7 +118,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     headers.set("content-type", type || "application/json");
     readBody(bytes, codec, life);
     life.answered(response.status);
-    return new Response(bytes, { status: response.status, headers });
+    return headers.respond(bytes, response.status);
   } catch (error) {
     releaseBody(response);
     throw error;
@@ -214,7 +211,7 @@ async function forwardError(
     if (value) headers.set(name, value);
   }
   life.answered(response.status);
-  return new Response(text, { status: response.status, headers });
+  return headers.respond(text, response.status);
 }
 
 /** The query string the upstream expects: Anthropic takes `?beta=true` (Claude Code sends it);

@@ -100,12 +100,9 @@ export async function translate(
           .pipeThrough(stepStream(decode))
           .pipeThrough(keeper.stream())
           .pipeThrough(stepStream(encode));
-        return new Response(meteredBody(events, life, 200), { status: 200, headers });
+        return headers.respond(meteredBody(events, life, 200), 200);
       }
-      return new Response(meteredBody(body, life, 200, chainSteps(decode, encode)), {
-        status: 200,
-        headers,
-      });
+      return headers.respond(meteredBody(body, life, 200, chainSteps(decode, encode)), 200);
     }
 
     const bytes = await readWholeBody(
@@ -131,7 +128,7 @@ export async function translate(
     }
     headers.set("content-type", "application/json");
     life.answered(200);
-    return new Response(JSON.stringify(encodedResponse.value), { status: 200, headers });
+    return headers.respond(JSON.stringify(encodedResponse.value), 200);
   } catch (error) {
     releaseBody(response);
     throw error;

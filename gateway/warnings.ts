@@ -4,6 +4,7 @@
  */
 import type { Warning } from "../core/convert.ts";
 import type { LlmExchange } from "./exchange.ts";
+import type { ResponseHead } from "./response_head.ts";
 
 /** The response header that carries warnings. */
 export const WARNINGS_HEADER = "x-gatehouse-warnings";
@@ -11,7 +12,7 @@ const MAX_HEADER = 4000;
 
 /** Headers with the warnings (JSON array of `{field, message}`, cut to fit a header), logging
  * them too. Header values must be ASCII, so non-ASCII characters are escaped. */
-export function warningHeaders(warnings: Warning[], exchange: LlmExchange): Headers {
+export function warningHeaders(warnings: Warning[], exchange: LlmExchange): ResponseHead {
   const headers = exchange.life.responseHeaders();
   if (warnings.length === 0) return headers;
   exchange.deps.log.warn("translation warnings", {
