@@ -18,6 +18,19 @@ import { SharedGovernor } from "./shared_governor.ts";
 /** Milliseconds a Redis command may take before the admission treats Redis as down. */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/** The limits' Redis client settings. Fail at once while disconnected, and soon on a dead
+ * connection (the limits bound every call to REDIS_COMMAND_TIMEOUT_MS with one timer:
+ * `call_deadlines.ts`; ioredis's own commandTimeout would arm one per command): never hang
+ * admission. Auto-pipelining sends the calls made in one turn of the event loop (and those made
+ * while a batch is out) in one write: ioredis's write through the Node socket layer was a quarter
+ * of a Postgres + Redis gateway's CPU, one write per call (bench, c=32, all policies: 366 → 322
+ * µs of gateway CPU and 159 → 130 µs of Redis CPU a request). */
+export const LIMITS_CLIENT_OPTIONS = {
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  enableAutoPipelining: true,
+} as const;
+
 /** How {@link createLimits} chooses. */
 export interface LimitsOptions {
   redisUrl?: string;
@@ -66,11 +79,7 @@ export function createLimits(options: LimitsOptions): Limits {
   const since = (options.now ?? Date.now)();
   if (options.redisUrl !== undefined && options.redisUrl !== "") {
     const redis = new Redis(options.redisUrl, {
-      // Fail at once while disconnected, and soon on a dead connection (the limits bound every
-      // call to REDIS_COMMAND_TIMEOUT_MS with one timer: `call_deadlines.ts`; ioredis's own
-      // commandTimeout would arm one per command): never hang admission.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
+      ...LIMITS_CLIENT_OPTIONS,
       retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
     });
     const failover = new FailoverLimits({

@@ -4,6 +4,7 @@
  * @module
  */
 import { Redis } from "ioredis";
+import { LIMITS_CLIENT_OPTIONS } from "./create_limits.ts";
 import type { LimitsBackend } from "./backend.ts";
 import { MemoryLimits } from "./memory_limits.ts";
 import { RedisLimits } from "./redis_limits.ts";
@@ -24,13 +25,12 @@ async function reachable(): Promise<boolean> {
 /** Whether the tests' Redis answers. */
 export const redisUp = await reachable();
 
-/** A client as production makes it (no offline queue, short timeout), once ready. */
+/** A client as production makes it (its options, and a short timeout), once ready. */
 export async function testClient(port = TEST_REDIS.port): Promise<Redis> {
   const redis = new Redis({
     host: TEST_REDIS.host,
     port,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
+    ...LIMITS_CLIENT_OPTIONS,
     commandTimeout: 500,
     lazyConnect: true,
   });
