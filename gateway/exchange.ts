@@ -56,6 +56,9 @@ export interface RouteRequest {
   requestId?: string;
   /** The JSON body's length when the route read it (the admission's input estimate). */
   bodyBytes?: number | null;
+  /** The JSON body's text as the client sent it, when the route kept it: a same-wire upstream
+   * gets it with only the model replaced (`forward_body.ts`). */
+  bodyText?: string;
   /** `performance.now()` when the request reached the app (the lifecycle's start otherwise). */
   receivedAt?: number;
   /** The client's request headers (user agent, trace context, forwarded protocol headers). */

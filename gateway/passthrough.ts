@@ -27,6 +27,7 @@ import { emptyStream, firstChunk } from "./first_chunk.ts";
 import { served } from "./attempt_failure.ts";
 import { releaseBody } from "./upstream_fetch.ts";
 import { finishReasonOfEvent, finishReasonsOfBody } from "./finish_reason.ts";
+import { forwardBody } from "./forward_body.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
 const KEEP_HEADERS = ["openai-processing-ms", ...RETRY_HEADERS];
@@ -39,6 +40,8 @@ export interface Forwarding {
   life: Lifecycle;
   model: ResolvedModel;
   body: Record<string, unknown>;
+  /** The body's text as the client sent it, when the route kept it. */
+  bodyText?: string;
   signal: AbortSignal;
   /** The client's headers, for the protocol headers forwarded (`anthropic-beta`). */
   headers?: Headers;
@@ -64,18 +67,23 @@ const FIRST_ID = /"id"\s*:\s*"([^"]{1,200})"/;
 /** Forwards to an upstream speaking the client's own wire. */
 export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<Response> {
   const { model, life, deps } = f;
-  const body: Record<string, unknown> = { ...f.body, model: model.upstreamId };
-  const stream = body.stream === true && codec.streamEnds !== undefined;
+  const stream = f.body.stream === true && codec.streamEnds !== undefined;
   let clientWantsUsage = true;
+  let forwarded: string;
   if (codec.wire === "openai_chat" && stream) {
-    const options = (body.stream_options ?? {}) as Record<string, unknown>;
+    const options = (f.body.stream_options ?? {}) as Record<string, unknown>;
     clientWantsUsage = options.include_usage === true;
-    body.stream_options = { ...options, include_usage: true };
-  }
+    const streamOptions = { ...options, include_usage: true };
+    forwarded = JSON.stringify({
+      ...f.body,
+      model: model.upstreamId,
+      stream_options: streamOptions,
+    });
+  } else forwarded = forwardBody(f.bodyText, f.body, model.upstreamId);
   const response = await attempt(deps, life, f.signal, {
     model,
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),
-    body: JSON.stringify(body),
+    body: forwarded,
     clientHeaders: f.headers,
     codec,
   });

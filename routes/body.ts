@@ -37,9 +37,10 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
-/** A JSON request body as read: the object and its length in characters. */
+/** A JSON request body as read: the object, its text and the text's length in characters. */
 export interface JsonBody {
   value: Record<string, unknown>;
+  text: string;
   length: number;
 }
 
@@ -86,7 +87,7 @@ export async function readJsonBody(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidRequest("The request body must be a JSON object.");
   }
-  return { value: value as Record<string, unknown>, length: text.length };
+  return { value: value as Record<string, unknown>, text, length: text.length };
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
@@ -96,11 +97,12 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
     if (c.req.method !== "POST") return await next();
-    const { value, length } = await readJsonBody(c.req.raw, limit, decoder);
+    const { value, text, length } = await readJsonBody(c.req.raw, limit, decoder);
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
     c.set("body", value);
     c.set("bodyBytes", length);
+    c.set("bodyText", text);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

@@ -19,6 +19,9 @@ export interface AppEnv {
     body: Record<string, unknown>;
     /** The JSON body's length in characters (the admission's input estimate reads it). */
     bodyBytes: number;
+    /** The JSON body as the client sent it (a same-wire upstream gets it with its model
+     * replaced: `gateway/forward_body.ts`). */
+    bodyText: string;
     /** Set when a model handler has handed the request to the gateway: from then on its
      * lifecycle records the ledger row and logs its failures (`routes/handover.ts`). */
     handedOver: boolean;

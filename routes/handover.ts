@@ -40,6 +40,8 @@ export interface RouteFacts {
   key: KeyRecord;
   requestId: string;
   bodyBytes: number | null;
+  /** The body's text, when the route read it. */
+  bodyText?: string;
   receivedAt: number;
 }
 
@@ -49,6 +51,7 @@ function factsOf(c: Context<AppEnv>): RouteFacts {
     key: c.get("key"),
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
+    bodyText: c.get("bodyText"),
     receivedAt: c.get("receivedAt"),
   };
 }
@@ -69,6 +72,7 @@ export function routeRequest(
     key: facts.key,
     requestId: facts.requestId,
     bodyBytes: facts.bodyBytes,
+    bodyText: facts.bodyText,
     receivedAt: facts.receivedAt,
     headers: facts.raw.headers,
   };

@@ -82,6 +82,7 @@ export function modelLane(
       const read = await readJsonBody(request, deps.config.maxBody, decoder);
       body = read.value;
       facts.bodyBytes = read.length;
+      facts.bodyText = read.text;
       const checked = safeParseChecked(lane.schema, body);
       if (!checked.success) throw validationError(checked.error, "json");
       const handed = routeRequest(lane.path, body, facts);

@@ -75,6 +75,27 @@ Deno.test("chat passthrough, not streamed, is the recorded body", async () => {
   assert.deepEqual(completion.choices[0]!.message, recorded.choices[0]!.message);
 });
 
+Deno.test("passthrough forwards the client's own bytes, only the model's value replaced", async () => {
+  upstream.use({ folder: "anthropic-messages", name: "anthropic-text", stream: false });
+  // An alias: the upstream id differs from the name the client sent.
+  const upstreamId = h.deps.catalog.resolve("claude-sonnet")!.upstreamId;
+  assert.notEqual(upstreamId, "claude-sonnet");
+  const text = `{ "messages" : [ {"content":"caf\\u00e9 \\"model\\"","role":"user"} ],\n` +
+    `  "max_tokens": 1.0e2, "model":  "claude-sonnet", "metadata": {"user_id": "model"} }`;
+  const response = await fetch(`${server.url}/v1/messages`, {
+    method: "POST",
+    headers: {
+      "x-api-key": h.key,
+      "anthropic-version": "2023-06-01",
+      "content-type": "application/json",
+    },
+    body: text,
+  });
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+  assert.equal(last().rawBody, text.replace('"claude-sonnet"', JSON.stringify(upstreamId)));
+});
+
 for (
   const name of [
     "anthropic-text",

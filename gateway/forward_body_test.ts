@@ -1,0 +1,53 @@
+import assert from "node:assert/strict";
+import { forwardBody, modelValueRange } from "./forward_body.ts";
+
+const forward = (text: string, model = "up-1") =>
+  forwardBody(text, JSON.parse(text) as Record<string, unknown>, model);
+
+Deno.test("forwardBody: only the model's value changes; every other byte is the client's", () => {
+  const text = '{ "messages": [{"role":"user","content":"say \\"model\\": \\u00e9"}],\n' +
+    '  "model" :  "gpt-5",  "temperature": 1.0, "metadata": {"note": "model"} }';
+  const out = forward(text);
+  assert.equal(
+    out,
+    '{ "messages": [{"role":"user","content":"say \\"model\\": \\u00e9"}],\n' +
+      '  "model" :  "up-1",  "temperature": 1.0, "metadata": {"note": "model"} }',
+  );
+  assert.equal(JSON.parse(out).model, "up-1");
+});
+
+Deno.test("forwardBody: a model value with escapes is read to its real closing quote", () => {
+  const out = forward('{"model":"a\\"b\\\\","stream":false}', 'x"y');
+  assert.deepEqual(JSON.parse(out), { model: 'x"y', stream: false });
+});
+
+Deno.test("forwardBody: serializes again when the text does not prove where the model is", () => {
+  const cases = [
+    // a nested model key as well
+    '{"model":"gpt-5","metadata":{"model":"gpt-5"}}',
+    // the top-level key spelled with an escape: the plain one is nested
+    '{"mod\\u0065l":"gpt-5","tools":[{"model":"gpt-5"}]}',
+    // duplicate top-level keys (JSON.parse takes the last)
+    '{"model":"a","model":"gpt-5"}',
+  ];
+  for (const text of cases) {
+    assert.equal(modelValueRange(text), null, text);
+    const body = JSON.parse(text) as Record<string, unknown>;
+    assert.equal(forwardBody(text, body, "up-1"), JSON.stringify({ ...body, model: "up-1" }));
+  }
+  assert.equal(forwardBody(undefined, { model: "a", n: 1 }, "b"), '{"model":"b","n":1}');
+});
+
+Deno.test("forwardBody: agrees with re-serializing on every body it rewrites", () => {
+  const bodies = [
+    { model: "gpt-5", messages: [{ role: "user", content: "hi" }], stream: true },
+    { messages: [], model: "claude", max_tokens: 10, system: [{ type: "text", text: "x" }] },
+    { model: "m\u00e9", input: "a", tools: [{ type: "function", name: "model" }] },
+  ];
+  for (const body of bodies) {
+    for (const text of [JSON.stringify(body), JSON.stringify(body, null, 2)]) {
+      assert.deepEqual(JSON.parse(forward(text)), { ...body, model: "up-1" });
+      assert.notEqual(modelValueRange(text), null, text);
+    }
+  }
+});
