@@ -13,12 +13,13 @@
  * @module
  */
 import type { z } from "zod";
+import { compileUnion } from "./schema_union.ts";
 
 /** A predicate: true only when zod would accept `value` and return it unchanged. */
 export type Check = (value: unknown) => boolean;
 
 /** The parts of zod's internal definitions the compiler reads. */
-interface Def {
+export interface Def {
   type: string;
   check?: string;
   checks?: ReadonlyArray<{ _zod: { def: Def } }>;
@@ -37,8 +38,10 @@ interface Def {
   keyType?: Schema;
   valueType?: Schema;
   innerType?: Schema;
+  discriminator?: string;
 }
-type Schema = { _zod: { def: Def } };
+/** A zod schema as the compiler sees it. */
+export type Schema = { _zod: { def: Def } };
 
 const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   safeint: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
@@ -46,7 +49,8 @@ const INT_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   uint32: [0, 4294967295],
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
+/** zod's test of an object (arrays are not). */
+export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => {
@@ -159,15 +163,15 @@ function compile(schema: Schema): Check | null {
       const element = compile(def.element!);
       const checks = checksOf(def, "array");
       if (element === null || checks === undefined) return null;
-      return both((v) => Array.isArray(v) && v.every((x) => element(x)), checks);
+      // An index loop: a hole is checked as the undefined zod sees there.
+      return both((v) => {
+        if (!Array.isArray(v)) return false;
+        for (let i = 0; i < v.length; i++) if (!element(v[i])) return false;
+        return true;
+      }, checks);
     }
-    case "union": {
-      if (def.checks?.length) return null;
-      const options = (def.options ?? []).map(compile);
-      if (options.some((o) => o === null)) return null;
-      const checks = options as Check[];
-      return (v) => checks.some((check) => check(v));
-    }
+    case "union":
+      return compileUnion(def, compile);
     case "record":
       return compileRecord(def);
     case "object":
@@ -180,12 +184,16 @@ function compile(schema: Schema): Check | null {
 function compileRecord(def: Def): Check | null {
   const key = def.keyType!._zod.def;
   if (key.type !== "string" || key.checks?.length || def.checks?.length) return null;
+  if (key.format !== undefined || key.check !== undefined) return null;
   const value = compile(def.valueType!);
   if (value === null) return null;
   const type = def.valueType!._zod.def.type;
-  if (type === "unknown" || type === "any") return isPlainObject;
+  // zod leaves an own `__proto__` key out of its copy.
+  if (type === "unknown" || type === "any") {
+    return (v) => isPlainObject(v) && !Object.hasOwn(v, "__proto__");
+  }
   return (v) => {
-    if (!isPlainObject(v)) return false;
+    if (!isPlainObject(v) || Object.hasOwn(v, "__proto__")) return false;
     for (const k in v) if (Object.hasOwn(v, k) && !value(v[k])) return false;
     return true;
   };
@@ -195,18 +203,17 @@ function compileObject(def: Def): Check | null {
   if (def.checks?.length) return null;
   const fields: Array<[string, Check]> = [];
   for (const [key, field] of Object.entries(def.shape ?? {})) {
+    // zod reads such a key through the prototype chain (an absent `toString` is a function).
+    if (key in Object.prototype) return null;
     const check = compile(field);
     if (check === null) return null;
-    // zod requires a key whose schema is not optional, even `z.unknown()`: a missing or
-    // undefined one is left to zod. A shape key that is also an Object.prototype member is
-    // read as an own property.
+    // zod requires a key whose schema is not optional, even `z.unknown()`: a missing one is
+    // left to zod, and so is an optional one present as undefined (refused by `exactOptional`).
     const optional = field._zod.def.type === "optional";
-    const own = key in Object.prototype;
     fields.push([key, (v) => {
-      const value = own && !Object.hasOwn(v as object, key)
-        ? undefined
-        : (v as Record<string, unknown>)[key];
-      return value === undefined ? optional : check(value);
+      const value = (v as Record<string, unknown>)[key];
+      if (value !== undefined) return check(value);
+      return optional && !Object.hasOwn(v as object, key);
     }]);
   }
   const shape = (v: unknown): v is Record<string, unknown> => {
@@ -215,8 +222,10 @@ function compileObject(def: Def): Check | null {
     return true;
   };
   const catchall = def.catchall?._zod.def.type;
-  // A loose object keeps any extra key as it is.
-  if (catchall === "unknown" || catchall === "any") return shape;
+  // A loose object keeps any extra key as it is, except an own `__proto__`, which zod leaves out.
+  if (catchall === "unknown" || catchall === "any") {
+    return (v) => shape(v) && !Object.hasOwn(v, "__proto__");
+  }
   // A plain object strips extra keys and a strict one refuses them: either way a value with one
   // is not returned unchanged, so zod decides.
   if (catchall === undefined || catchall === "never") {

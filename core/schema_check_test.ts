@@ -249,6 +249,42 @@ Deno.test("the check leaves to zod what it cannot prove unchanged", () => {
   assert.equal(compileCheck(z.looseObject({ a: z.string().trim() })), null);
 });
 
+Deno.test("the check's review cases: each is zod's", () => {
+  const refusedOrChanged = (schema: z.ZodType, value: unknown, why: string) => {
+    assert.equal(compileCheck(schema)?.(value) ?? false, false, why);
+    const parsed = schema.safeParse(value);
+    assert.ok(
+      !parsed.success || JSON.stringify(parsed.data) !== JSON.stringify(value) ||
+        Object.hasOwn(value as object, "__proto__"),
+      `${why}: zod refuses or changes it`,
+    );
+  };
+  // zod leaves an own __proto__ key out of its copy, in a loose object and in a record.
+  const proto = JSON.parse('{"model":"m","max_tokens":5,"messages":[],"__proto__":{"x":1}}');
+  refusedOrChanged(MessagesRequestSchema, proto, "a loose object with __proto__");
+  refusedOrChanged(z.record(z.string(), z.unknown()), JSON.parse('{"__proto__":1}'), "a record");
+  // The first option that succeeds wins, even one that strips.
+  const union = z.union([
+    z.object({ a: z.string() }),
+    z.looseObject({ a: z.string(), b: z.number() }),
+  ]);
+  refusedOrChanged(union, { a: "x", b: 1 }, "a later option behind a stripping one");
+  assert.equal(compileCheck(union)!({ a: "x" }), true);
+  // An exclusive union refuses a value two options take.
+  const xor = z.xor([z.looseObject({ a: z.string() }), z.looseObject({ b: z.string() })]);
+  refusedOrChanged(xor, { a: "x", b: "y" }, "xor");
+  refusedOrChanged(z.record(z.email(), z.unknown()), { notanemail: 1 }, "a record key format");
+  refusedOrChanged(z.looseObject({ toString: z.string().optional() }), {}, "a prototype-named key");
+  refusedOrChanged(z.array(z.string()), [, "a"], "a hole in an array");
+  // A discriminated union still answers: its options are told apart by their literal.
+  const tagged = z.discriminatedUnion("type", [
+    z.looseObject({ type: z.literal("a"), x: z.string() }),
+    z.looseObject({ type: z.literal("b") }),
+  ]);
+  assert.equal(compileCheck(tagged)!({ type: "b", x: 1 }), true);
+  assert.equal(compileCheck(tagged)!({ type: "a", x: 1 }), false);
+});
+
 Deno.test("safeParseChecked answers with the value itself, or with zod's own refusal", () => {
   const schema = z.looseObject({ model: z.string().min(1), n: z.number().optional() });
   const value = { model: "gpt-5", other: [1] };

@@ -9,7 +9,10 @@
  * - `"model"` followed by `:` can only be an object key (a `"` inside a JSON string is escaped),
  *   so exactly one such token, and no escaped letter of the word anywhere (a key spelled
  *   `"mod\u0065l"` would be another model key), means it is the top-level one;
- * - its value must be a string, which is then read to its closing quote.
+ * - its value must be a string, which is then read to its closing quote;
+ * - `stream` appears as a key at most once: with the text forwarded as it is, a duplicate would
+ *   reach the provider, which might read the first where the gateway read the last (a stream
+ *   billed as a JSON answer). Other duplicates the gateway does not act on.
  * @module
  */
 
@@ -24,9 +27,9 @@ function isSpace(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
-/** The index just past `"model"`'s colon, when `at` starts a key token; else -1. */
-function afterColon(text: string, at: number): number {
-  let i = at + KEY.length;
+/** The index just past a key token's colon, when the `key` (quoted) at `at` is one; else -1. */
+function afterColon(text: string, at: number, key = KEY): number {
+  let i = at + key.length;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return text.charCodeAt(i) === 0x3a ? i + 1 : -1;
 }
@@ -54,6 +57,15 @@ export function modelValueRange(text: string): [number, number] | null {
   return null;
 }
 
+/** How many `key` (quoted) tokens of `text` are object keys. */
+function keyCount(text: string, key: string): number {
+  let count = 0;
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
+    if (afterColon(text, at, key) !== -1) count++;
+  }
+  return count;
+}
+
 /** The JSON text to forward: `text` (the client's body, when the route kept it) with its model
  * replaced by `model`, or `body` serialized with `model` when the text cannot be used. */
 export function forwardBody(
@@ -61,7 +73,9 @@ export function forwardBody(
   body: Record<string, unknown>,
   model: string,
 ): string {
-  const range = text === undefined ? null : modelValueRange(text);
+  const usable = text !== undefined && typeof body.model === "string" &&
+    keyCount(text, '"stream"') <= 1;
+  const range = usable ? modelValueRange(text) : null;
   if (range === null) return JSON.stringify({ ...body, model });
   return text!.slice(0, range[0]) + JSON.stringify(model) + text!.slice(range[1]);
 }

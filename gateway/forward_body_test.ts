@@ -30,6 +30,14 @@ Deno.test("forwardBody: serializes again when the text does not prove where the 
     // duplicate top-level keys (JSON.parse takes the last)
     '{"model":"a","model":"gpt-5"}',
   ];
+  // No top-level model: the one nested key is not the body's.
+  assert.equal(
+    forwardBody('{"metadata":{"model":"x"}}', { metadata: { model: "x" } }, "up-1"),
+    '{"metadata":{"model":"x"},"model":"up-1"}',
+  );
+  // A duplicate stream key must not reach the provider as the client wrote it.
+  const twice = '{"model":"gpt-5","stream":true,"stream":false}';
+  assert.equal(forwardBody(twice, JSON.parse(twice), "up-1"), '{"model":"up-1","stream":false}');
   for (const text of cases) {
     assert.equal(modelValueRange(text), null, text);
     const body = JSON.parse(text) as Record<string, unknown>;

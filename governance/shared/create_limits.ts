@@ -59,8 +59,11 @@ export function redisTarget(url: string): string {
   return `${parsed.hostname}:${parsed.port || "6379"}`;
 }
 
-/** QUIT, or a hard disconnect when it fails or has no answer within `ms`. */
+/** QUIT, or a hard disconnect when it fails or has no answer within `ms`. QUIT is written at
+ * once while auto-pipelined calls wait for the next turn (`setImmediate`): one turn first, so a
+ * release made just before is sent ahead of it instead of failing on a closed connection. */
 async function quitWithin(redis: Redis, ms: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error("QUIT timed out")), ms);
