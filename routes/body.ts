@@ -37,11 +37,10 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
-/** A JSON request body as read: the object, its text and the text's length in characters. */
+/** A JSON request body as read: the object and its text. */
 export interface JsonBody {
   value: Record<string, unknown>;
   text: string;
-  length: number;
 }
 
 /** Reads `request`'s JSON object body under `limit` bytes: a 413, or a 400 saying what is wrong
@@ -87,7 +86,7 @@ export async function readJsonBody(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidRequest("The request body must be a JSON object.");
   }
-  return { value: value as Record<string, unknown>, text, length: text.length };
+  return { value: value as Record<string, unknown>, text };
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
@@ -97,11 +96,11 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
     if (c.req.method !== "POST") return await next();
-    const { value, text, length } = await readJsonBody(c.req.raw, limit, decoder);
+    const { value, text } = await readJsonBody(c.req.raw, limit, decoder);
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
     c.set("body", value);
-    c.set("bodyBytes", length);
+    c.set("bodyBytes", text.length);
     c.set("bodyText", text);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;

@@ -81,7 +81,7 @@ export function modelLane(
       facts = { raw: request, key, requestId, bodyBytes: null, receivedAt };
       const read = await readJsonBody(request, deps.config.maxBody, decoder);
       body = read.value;
-      facts.bodyBytes = read.length;
+      facts.bodyBytes = read.text.length;
       facts.bodyText = read.text;
       const checked = safeParseChecked(lane.schema, body);
       if (!checked.success) throw validationError(checked.error, "json");
