@@ -23,12 +23,6 @@ export class ResponseHead {
     } else this.#values[at] = value;
   }
 
-  /** The value of `name`, or null. */
-  get(name: string): string | null {
-    const at = this.#names.indexOf(name);
-    return at === -1 ? null : this.#values[at]!;
-  }
-
   /** A response with `body`, `status` and these headers. */
   respond(body: BodyInit | null, status: number): Response {
     const response = new Response(body, { status });

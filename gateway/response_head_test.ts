@@ -6,8 +6,6 @@ Deno.test("ResponseHead: a name set again replaces its value; respond carries ev
   head.set("x-request-id", "req_1");
   head.set("content-type", "text/event-stream");
   head.set("content-type", "application/json");
-  assert.equal(head.get("content-type"), "application/json");
-  assert.equal(head.get("x-absent"), null);
   const response = head.respond('{"ok":true}', 201);
   assert.equal(response.status, 201);
   assert.deepEqual([...response.headers], [
