@@ -145,3 +145,10 @@ export interface CoreRequest {
   /** The wire the client spoke, for decisions that depend on origin. */
   source: Wire;
 }
+
+/** `request` without its conversation: what an encoder or decoder keeps for a stream's life. The
+ * messages are the prompt, most of a coding agent's request, and nothing reads them once the
+ * upstream call is made; a stream that kept them would hold the whole prompt while it is open. */
+export function withoutMessages(request: CoreRequest): CoreRequest {
+  return { ...request, messages: [] };
+}

@@ -29,6 +29,9 @@ import type { DeliveryMode } from "../observe/observer.ts";
 import { type ObservedRequest, observeRequest } from "./observed_request.ts";
 import { ResponseHead } from "./response_head.ts";
 
+/** The body an admitted request's lifecycle keeps: none. */
+const EMPTY_BODY: Record<string, unknown> = Object.freeze({});
+
 /** How a response body stopped, as the body stage saw it: it ran to its end (after a cut
  * upstream too: the client still got the terminal error), the client cancelled it, or our own
  * code threw while producing it. */
@@ -40,7 +43,9 @@ export class Lifecycle implements Drainable {
   #responseId: string | null = null;
   readonly started = Date.now();
   readonly #deps: GatewayDeps;
-  readonly #request: RouteRequest;
+  /** The request as handed over, until admitted; then the same without its body (see
+   * {@link admit}). */
+  #request: RouteRequest;
   readonly #stream: boolean;
   #stage: Stage = "resolve";
   #model: ResolvedModel | null = null;
@@ -125,15 +130,20 @@ export class Lifecycle implements Drainable {
   admit(): Promise<void> | undefined {
     this.#stage = "admit";
     const admitter = this.#deps.admitter ?? admitEverything;
+    const request = this.#request;
     const admission = admitter.admit({
       requestId: this.requestId,
-      key: this.#request.key,
+      key: request.key,
       model: this.model,
-      route: this.#request.route,
-      body: this.#request.body,
+      route: request.route,
+      body: request.body,
       stream: this.#stream,
-      bodyBytes: this.#request.bodyBytes ?? null,
+      bodyBytes: request.bodyBytes ?? null,
     });
+    // Nothing after admission reads the body (the attempts carry their own), and a stream's
+    // lifecycle lives as long as the stream: without this, each open stream kept its prompt,
+    // parsed and as text.
+    this.#request = { ...request, body: EMPTY_BODY, bodyText: undefined };
     if (!(admission instanceof Promise)) return this.#admitted(admission);
     return admission.then((held) => this.#admitted(held));
   }

@@ -84,9 +84,12 @@ export async function upstreamFetch(request: UpstreamRequest): Promise<UpstreamR
     stoppedBy = error;
     controller.abort(error);
   });
-  const onAbort = () => controller.abort(request.signal.reason);
-  if (request.signal.aborted) onAbort();
-  else request.signal.addEventListener("abort", onAbort, { once: true });
+  // The closures here outlive the call (a stream's whole life): they must not capture
+  // `request`, whose body is the prompt.
+  const clientSignal = request.signal;
+  const onAbort = () => controller.abort(clientSignal.reason);
+  if (clientSignal.aborted) onAbort();
+  else clientSignal.addEventListener("abort", onAbort, { once: true });
   const signal = controller.signal;
   const headers = upstreamHeaders(provider, request.clientHeaders);
   if (request.extraHeaders !== undefined) Object.assign(headers, request.extraHeaders);

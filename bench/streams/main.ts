@@ -124,6 +124,7 @@ async function runTarget(
     await read(request("bench-paced-2x10"));
     await sleep(1000);
     const idle = (await procStats([pid]))[0]!.rssMb;
+    await inspector?.collectGarbage();
     const idleInside = await inspector?.memory();
     if (inspector && settings.snapshot) {
       await inspector.heapSnapshot(`${settings.snapshot}-idle.heapsnapshot`);
@@ -159,9 +160,14 @@ async function runTarget(
     }
     // Every stream is open (the first ones end after chunks × interval).
     let openInside: (MemoryUsage & { open: number }) | null = null;
+    let openLive: MemoryUsage | null = null;
     if (inspector) {
       const openAt = open;
       openInside = { ...await inspector.memory(), open: openAt };
+      // What the open streams hold, garbage aside (the full collection pauses the process
+      // once, in this inspected run only).
+      await inspector.collectGarbage();
+      openLive = await inspector.memory();
       if (settings.snapshot) {
         await inspector.heapSnapshot(`${settings.snapshot}-open.heapsnapshot`);
       }
@@ -207,7 +213,9 @@ async function runTarget(
           ["others", Math.max(0, machineAfter.processS - machineBefore.processS - ours)],
         ]),
       ),
-      inside: inspector ? { idle: idleInside!, open: openInside!, afterGc: afterGc! } : null,
+      inside: inspector
+        ? { idle: idleInside!, open: openInside!, openLive: openLive!, afterGc: afterGc! }
+        : null,
       lowered,
     };
     const result = summarize(figures);

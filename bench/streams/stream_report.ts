@@ -23,10 +23,13 @@ export interface RunFigures {
   rss: { idle: number; peak: number; after: number; afterGc: number | null };
   /** CPU time of each process during the streams (upstream, the target, the bench), s. */
   cpuSeconds: Record<string, number>;
-  /** `Deno.memoryUsage()` of the measured process: idle, with `open` streams open, after a GC. */
+  /** `Deno.memoryUsage()` of the measured process: idle (after a full collection), with `open`
+   * streams open, then the same after a full collection (`openLive`), and after the streams
+   * and a collection. */
   inside: {
     idle: MemoryUsage;
     open: MemoryUsage & { open: number };
+    openLive: MemoryUsage;
     afterGc: MemoryUsage;
   } | null;
   lowered: string | null;
@@ -63,7 +66,7 @@ export function summarize(f: RunFigures): Record<string, unknown> {
   const cores = navigator.hardwareConcurrency;
   let inside: Record<string, unknown> | null = null;
   if (f.inside) {
-    const { idle, open, afterGc } = f.inside;
+    const { idle, open, openLive, afterGc } = f.inside;
     const native = (m: MemoryUsage) => m.rss - m.heapTotal - m.external;
     const per = (pick: (m: MemoryUsage) => number) => round((pick(open) - pick(idle)) / open.open);
     const mb = (m: MemoryUsage) => ({
@@ -83,6 +86,8 @@ export function summarize(f: RunFigures): Record<string, unknown> {
         heapTotal: per((m) => m.heapTotal),
         external: per((m) => m.external),
         native: per(native),
+        // The heap the streams keep alive: garbage not yet collected is most of heapUsed above.
+        liveHeap: round((openLive.heapUsed - idle.heapUsed) / open.open),
       },
     };
   }

@@ -11,7 +11,7 @@
  */
 import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { GatewayError } from "../../core/errors.ts";
-import type { CoreRequest } from "../../core/request.ts";
+import { type CoreRequest, withoutMessages } from "../../core/request.ts";
 import { emptyUsage, type Usage } from "../../core/response.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
@@ -43,10 +43,12 @@ interface ToolState {
 
 /** The `decodeStream` of the chat wire. */
 export function decodeStreamStep(
-  request: CoreRequest,
+  fullRequest: CoreRequest,
   provider: string,
 ): Step<SseEvent, StreamPart> {
-  const reader = toolCallReader(request);
+  const reader = toolCallReader(fullRequest);
+  // What the step keeps for the stream's life: the request without its prompt.
+  const request = withoutMessages(fullRequest);
   let ctrl!: Sink<StreamPart>;
   let done = false;
   let responseId = "";

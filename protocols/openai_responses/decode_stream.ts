@@ -12,7 +12,7 @@
  */
 import { type Sink, type Step, stepStream } from "../../core/step.ts";
 import { streamIncomplete } from "../../core/errors.ts";
-import type { CoreRequest } from "../../core/request.ts";
+import { type CoreRequest, withoutMessages } from "../../core/request.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import type { SseEvent } from "../../sse/parse_sse.ts";
 import { toolNameRestorer } from "../tool_names.ts";
@@ -31,14 +31,17 @@ const str = (value: unknown): string => (typeof value === "string" ? value : "")
 /** Decodes one upstream stream. `provider` names the upstream in error messages. */
 export function decodeStreamStep(
   provider: string,
-  request: CoreRequest,
+  fullRequest: CoreRequest,
 ): Step<SseEvent, StreamPart> {
+  const restore = toolNameRestorer(fullRequest);
+  // What the step keeps for the stream's life: the request without its prompt.
+  const request = withoutMessages(fullRequest);
   let out!: Sink<StreamPart>;
   let started = false;
   let ended = false;
   let unparsable = 0;
   const emit = (part: StreamPart) => out.enqueue(part);
-  const items = streamItems(request, toolNameRestorer(request), emit);
+  const items = streamItems(request, restore, emit);
   const start = (response?: RawItem) => {
     if (started) return;
     started = true;

@@ -1,0 +1,118 @@
+/**
+ * An open stream keeps none of its prompt: once a request is admitted and its upstream call
+ * made, the body (the client's text, the parsed value, the text sent upstream) is garbage, for
+ * however long the answer streams. Coding agents send prompts of 100 KB and more; a gateway
+ * that kept three copies per open stream would hold gigabytes at 10,000 streams.
+ *
+ * Measured as the live heap (after full collections) while the stream is open, with a prompt
+ * far larger than everything else a stream holds. The client's own body is bytes, which live
+ * outside the JS heap.
+ */
+import assert from "node:assert/strict";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { listen, makeHarness, upstreamEnv } from "../harness.ts";
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
+
+/** The prompt's length: each copy kept would add at least this to the live heap. */
+const PROMPT_CHARS = 4 << 20;
+
+/** The first events of an answer on each upstream wire (the fakes in `tests/fakes` keep every
+ * request they get, which would count here). */
+const FIRST_EVENTS: Record<string, string> = {
+  "/v1/chat/completions": 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk",' +
+    '"created":1,"model":"gpt-5","choices":[{"index":0,"delta":{"role":"assistant",' +
+    '"content":"Hi"},"finish_reason":null}]}\n\n',
+  "/v1/messages": 'event: message_start\ndata: {"type":"message_start","message":{"id":' +
+    '"msg_1","type":"message","role":"assistant","model":"claude-sonnet-5","content":[],' +
+    '"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1}}}' +
+    '\n\nevent: content_block_start\ndata: {"type":"content_block_start","index":0,' +
+    '"content_block":{"type":"text","text":""}}\n\nevent: content_block_delta\ndata: ' +
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}\n\n',
+  "/v1/responses": 'event: response.created\ndata: {"type":"response.created",' +
+    '"sequence_number":0,"response":{"id":"resp_1","object":"response","created_at":1,' +
+    '"status":"in_progress","model":"gpt-5.5","output":[]}}\n\nevent: ' +
+    'response.output_item.added\ndata: {"type":"response.output_item.added",' +
+    '"sequence_number":1,"output_index":0,"item":{"id":"msg_1","type":"message",' +
+    '"status":"in_progress","role":"assistant","content":[]}}\n\n',
+};
+
+/** An upstream that reads and drops the request, sends its wire's first events, then holds the
+ * stream open until the gateway closes it. */
+const upstream = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+  await req.arrayBuffer();
+  const first = new TextEncoder().encode(FIRST_EVENTS[new URL(req.url).pathname] ?? "");
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(first);
+    },
+  });
+  return new Response(body, { headers: { "content-type": "text/event-stream" } });
+});
+
+const harness = await makeHarness({
+  demo: false,
+  env: { ...upstreamEnv(`http://127.0.0.1:${upstream.addr.port}`), GATEHOUSE_RETRIES: "0" },
+});
+const server = listen(harness);
+
+/** The JS heap in use after full collections (weak references and finalizers settled). */
+async function liveHeap(): Promise<number> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return Deno.memoryUsage().heapUsed;
+}
+
+/** The request as bytes: the test keeps no string of the prompt on the heap. */
+function bodyBytes(path: string, model: string): Uint8Array<ArrayBuffer> {
+  const prompt = "x".repeat(PROMPT_CHARS);
+  const messages = [{ role: "user", content: prompt }];
+  // A stored Responses answer (`store`, the API's default) keeps its conversation to save it
+  // for `previous_response_id` when the stream ends: that is the feature. Codex sends `store:
+  // false`, as here.
+  const body = path === "/v1/responses"
+    ? { model, stream: true, store: false, input: prompt }
+    : { model, stream: true, max_tokens: 64, messages };
+  return new TextEncoder().encode(JSON.stringify(body));
+}
+
+const CASES = [
+  { name: "chat passthrough", path: "/v1/chat/completions", model: "gpt-5" },
+  { name: "messages passthrough", path: "/v1/messages", model: "claude-sonnet-5" },
+  { name: "messages → chat", path: "/v1/messages", model: "gpt-5" },
+  { name: "chat → Anthropic", path: "/v1/chat/completions", model: "claude-sonnet-5" },
+  { name: "responses passthrough", path: "/v1/responses", model: "gpt-5.5-large" },
+  { name: "responses → Anthropic", path: "/v1/responses", model: "claude-sonnet-5" },
+];
+
+for (const { name, path, model } of CASES) {
+  Deno.test(`an open stream holds none of its prompt: ${name}`, async () => {
+    const before = await liveHeap();
+    const response = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${harness.key}`, "content-type": "application/json" },
+      body: bodyBytes(path, model),
+    });
+    assert.equal(response.status, 200);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    assert.ok(!first.done && first.value.length > 0, "the stream is open and has begun");
+    const open = await liveHeap();
+    await reader.cancel();
+    const grew = open - before;
+    assert.ok(
+      grew < PROMPT_CHARS / 4,
+      `the live heap grew by ${grew} bytes while the stream was open (prompt: ${PROMPT_CHARS})`,
+    );
+  });
+}
+
+Deno.test("open stream memory: close", async () => {
+  await server.close();
+  await harness.close();
+  await upstream.shutdown();
+});
