@@ -207,7 +207,13 @@ export async function publish(): Promise<number> {
   }
   const scale = await readJson<ScaleFile>(new URL("scale.json", results));
   const streams: StreamsFile[] = [];
-  for (const name of ["streams.json", "streams-proxy.json", "streams-direct.json"]) {
+  const workers: string[] = [];
+  for await (const entry of Deno.readDir(results)) {
+    if (/^streams-workers\d+\.json$/.test(entry.name)) workers.push(entry.name);
+  }
+  for (
+    const name of ["streams.json", ...workers.sort(), "streams-proxy.json", "streams-direct.json"]
+  ) {
     const file = await readJson<StreamsFile>(new URL(name, results));
     if (file !== null) streams.push(file);
   }

@@ -23,6 +23,8 @@
  *   deno task bench --only=streams --allocations       where the allocations were made
  *   deno task bench --only=streams --v8-flags=--trace-gc --output=/tmp/gc.txt   its output kept
  *   deno task bench --only=streams --prompt-bytes=50000  each request 50 kB longer
+ *   deno task bench --only=streams --workers=2          gatehouse on 2 worker threads
+ *                                                      (bench/results/streams-workers2.json)
  *   deno task bench --only=streams --env=GATEHOUSE_UPSTREAM_CLIENT=fetch --v8-flags=--max-semi-space-size=1
  *
  * Each stream holds two sockets in gatehouse or the proxy (client and upstream), one in the
@@ -42,7 +44,7 @@ import {
 import { machineBusy, procStats, SELF } from "./proc_stats.ts";
 import { fetchStream, rawStream, type StreamRead, type StreamRequest } from "./read_stream.ts";
 import { formatSummary, type RunFigures, summarize } from "./stream_report.ts";
-import { type StreamSettings, streamSettings } from "./stream_settings.ts";
+import { resultsFile, runLabel, type StreamSettings, streamSettings } from "./stream_settings.ts";
 import { startTarget, type TargetName } from "./targets.ts";
 
 const BATCH = 250;
@@ -193,7 +195,7 @@ async function runTarget(
     const cpu = (i: number) => cpuAfter[i]!.cpuS - cpuBefore[i]!.cpuS;
     const ours = pids.reduce((sum, _, i) => sum + cpu(i), 0);
     const figures: RunFigures = {
-      target: name,
+      target: runLabel(name, settings.workers),
       reader: settings.reader,
       streams,
       chunks,
@@ -244,7 +246,7 @@ export async function runStreams(args: readonly string[]): Promise<number> {
     results.push(run.result);
     problems.push(...run.problems);
     const file = new URL(
-      `../results/${name === "gatehouse" ? "streams" : `streams-${name}`}.json`,
+      `../results/${resultsFile(name, settings.workers)}`,
       import.meta.url,
     );
     await Deno.mkdir(new URL("../results/", import.meta.url), { recursive: true });

@@ -32,6 +32,19 @@ export interface StreamSettings {
   promptBytes: number;
   /** Extra environment for gatehouse (`--env=NAME=VALUE`, repeatable). */
   env: Record<string, string>;
+  /** Gatehouse's worker threads (`--workers=N`: one process, N threads on its port). */
+  workers: number;
+}
+
+/** The name a run's results go by: the target, with its workers when more than one. */
+export function runLabel(target: TargetName, workers: number): string {
+  return target === "gatehouse" && workers > 1 ? `gatehouse, ${workers} workers` : target;
+}
+
+/** The results file of a run, in `bench/results/`. */
+export function resultsFile(target: TargetName, workers: number): string {
+  if (target !== "gatehouse") return `streams-${target}.json`;
+  return workers > 1 ? `streams-workers${workers}.json` : "streams.json";
 }
 
 function valueOf(args: readonly string[], name: string): string | undefined {
@@ -62,6 +75,12 @@ export function streamSettings(args: readonly string[]): StreamSettings {
     const [name, ...value] = arg.slice("--env=".length).split("=");
     env[name!] = value.join("=");
   }
+  const workers = valueOf(args, "workers") === undefined ? 1 : numberArg(args, "workers", 1);
+  if (workers > 1) env.GATEHOUSE_WORKERS = String(workers);
+  const inspect = args.includes("--inspect") || snapshot !== null || cpuProfile !== null ||
+    args.includes("--allocations");
+  // The inspector reaches the first thread only: the workers' heaps would go unseen.
+  if (workers > 1 && inspect) throw new Error("--workers does not go with looking inside");
   return {
     targets,
     reader,
@@ -72,13 +91,13 @@ export function streamSettings(args: readonly string[]): StreamSettings {
     promptBytes: valueOf(args, "prompt-bytes") === undefined
       ? 0
       : numberArg(args, "prompt-bytes", 0),
-    inspect: args.includes("--inspect") || snapshot !== null || cpuProfile !== null ||
-      args.includes("--allocations"),
+    inspect,
     allocations: args.includes("--allocations"),
     snapshot,
     cpuProfile,
     v8Flags: valueOf(args, "v8-flags") ?? null,
     output: valueOf(args, "output") ?? null,
     env,
+    workers,
   };
 }
