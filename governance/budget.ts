@@ -67,6 +67,13 @@ export class BudgetTracker {
     return promise;
   }
 
+  /** Forgets the settled spend, so the next admission loads it again; the holds of requests in
+   * flight stay counted (they are still running). */
+  forget(): void {
+    this.#period = null;
+    this.#loading = null;
+  }
+
   /** Settled spend this period (loaded plus released since). */
   get settled(): number {
     return this.#settled;

@@ -11,6 +11,7 @@
  */
 import type { BudgetHold, BudgetTracker } from "../budget.ts";
 import { IDLE_DROP_MS } from "../governor.ts";
+import { WINDOW_MS } from "../sliding_window.ts";
 import type { Policy } from "../policy.ts";
 import { Scope } from "../scope.ts";
 import type { TokenEntry } from "../token_window.ts";
@@ -66,6 +67,10 @@ function policyOf(limits: ScopeLimits): Policy {
 export class MemoryLimits implements LimitsBackend {
   readonly #states = new Map<string, State>();
   readonly #holds = new Map<string, Hold>();
+  /** The `tpm` entries of holds whose lease ran out, by request id, while their window may
+   * still count them: a release that comes late still settles them to the real tokens, as the
+   * Redis script does (the tokens were spent). */
+  readonly #lapsed = new Map<string, { at: number; entries: [State, TokenEntry][] }>();
   #nextSweep = 0;
 
   /** Checks and takes, atomically (no await between them); see {@link LimitsBackend.admit}. */
@@ -110,6 +115,11 @@ export class MemoryLimits implements LimitsBackend {
       this.#end(hold, call.tokens, call.cost, call.now);
       return Promise.resolve();
     }
+    const lapsed = this.#lapsed.get(call.requestId);
+    if (lapsed !== undefined) {
+      this.#lapsed.delete(call.requestId);
+      for (const [state, entry] of lapsed.entries) state.scope.tokens?.settle(entry, call.tokens);
+    }
     for (const scope of call.scopes) {
       const tracker = scope.budget === null ? null : this.#states.get(keyOf(scope))?.scope.budget;
       // No hold left to release: a zero hold taken and released adds the cost to settled.
@@ -120,12 +130,19 @@ export class MemoryLimits implements LimitsBackend {
 
   /** Records the request's spend so far; answers everyone else's settled + held per scope. */
   flow(call: FlowCall): Promise<FlowReply> {
+    // Leases that ran out first, as the Redis script does: their holds count no more.
+    for (const scope of call.scopes) {
+      const state = this.#states.get(keyOf(scope));
+      if (state !== undefined) this.#expire(state, call.now);
+    }
     const hold = this.#holds.get(call.requestId);
     const others = call.scopes.map((scope) => {
       const key = keyOf(scope);
       const part = hold?.parts.find((p) => p.budget !== null && keyOf(p.state.scope) === key);
       if (part?.tracker && part.budget) {
         part.tracker.flow(part.budget, call.actual);
+        // A settled figure forgotten, or of a period that ended, is not known (Redis: -1).
+        if (!scope.budget || !part.tracker.ready(scope.budget.period, call.now)) return null;
         return part.tracker.settled + part.tracker.held - part.budget.held;
       }
       const tracker = this.#states.get(key)?.scope.budget;
@@ -140,18 +157,16 @@ export class MemoryLimits implements LimitsBackend {
   renew(call: RenewCall): Promise<void> {
     for (const { requestId } of call.holds) {
       const hold = this.#holds.get(requestId);
-      if (hold !== undefined) hold.expiry = call.now + call.leaseMs;
+      // A lease that already ran out stays out, whether or not it was swept yet.
+      if (hold !== undefined && hold.expiry > call.now) hold.expiry = call.now + call.leaseMs;
     }
     return Promise.resolve();
   }
 
-  /** Forgets the budgets of `scopes` (their next admission loads the ledger's figure; holds in
-   * flight release into the budget they were taken from). */
+  /** Forgets the settled spend of `scopes` (their next admission loads the ledger's figure);
+   * the holds in flight stay counted, as in Redis, where only the settled figure is deleted. */
   forget(scopes: ScopeId[]): Promise<void> {
-    for (const scope of scopes) {
-      const state = this.#states.get(keyOf(scope));
-      if (state !== undefined) state.scope.budget = null;
-    }
+    for (const scope of scopes) this.#states.get(keyOf(scope))?.scope.budget?.forget();
     return Promise.resolve();
   }
 
@@ -254,6 +269,12 @@ export class MemoryLimits implements LimitsBackend {
    * its lease expired or its owner went away. */
   #end(hold: Hold, tokens: number | null, cost: number, now: number): void {
     this.#holds.delete(hold.id);
+    if (tokens === null) {
+      const entries = hold.parts.flatMap(({ state, entry }) =>
+        entry === null ? [] : [[state, entry] as [State, TokenEntry]]
+      );
+      if (entries.length > 0) this.#lapsed.set(hold.id, { at: now, entries });
+    }
     for (const { state, entry, tracker, budget } of hold.parts) {
       state.holds.delete(hold.id);
       state.scope.inFlight = state.holds.size;
@@ -272,6 +293,10 @@ export class MemoryLimits implements LimitsBackend {
   /** Drops states unused for {@link IDLE_DROP_MS} that hold nothing, as the governor does. */
   #sweep(now: number): void {
     this.#nextSweep = now + SWEEP_EVERY_MS;
+    // An entry a lease outlived leaves its window within a window of the lease's end.
+    for (const [id, lapsed] of this.#lapsed) {
+      if (lapsed.at <= now - WINDOW_MS) this.#lapsed.delete(id);
+    }
     for (const [key, state] of this.#states) {
       for (const hold of state.holds.values()) {
         if (hold.expiry <= now) this.#end(hold, null, 0, now);

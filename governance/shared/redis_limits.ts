@@ -3,7 +3,8 @@
  * Redis enforces the same windows, in-flight counts and budgets. Each admission, release and
  * budget flow update is ONE round trip: an atomic Lua script (`redis_scripts.ts`, sent by
  * EVALSHA, loaded again on NOSCRIPT by ioredis's `defineCommand`). Lease renewals of a
- * process's live holds are one pipelined round trip per heartbeat.
+ * process's live holds are one script call per heartbeat, which leaves a lease that already ran
+ * out alone. The memory backend answers every call alike (`backends_agree_test.ts`).
  *
  * The time is the calling process's clock (`now` in every call), so instances need clocks in
  * step (NTP); a window entry is never recorded before the newest one already there.
@@ -23,7 +24,7 @@ import type {
   ScopeId,
 } from "./backend.ts";
 import { CallDeadlines } from "./call_deadlines.ts";
-import { ADMIT, FLOW, RELEASE } from "./redis_scripts.ts";
+import { ADMIT, FLOW, RELEASE, RENEW } from "./redis_scripts.ts";
 
 /** The prefix of every key unless told otherwise. */
 export const DEFAULT_PREFIX = "gatehouse:";
@@ -37,6 +38,7 @@ interface Scripted {
   gatehouseAdmit: Script;
   gatehouseRelease: Script;
   gatehouseFlow: Script;
+  gatehouseRenew: Script;
 }
 
 /** How a {@link RedisLimits} is built. */
@@ -110,6 +112,7 @@ export class RedisLimits implements LimitsBackend {
     this.#redis.defineCommand("gatehouseAdmit", { lua: ADMIT });
     this.#redis.defineCommand("gatehouseRelease", { lua: RELEASE });
     this.#redis.defineCommand("gatehouseFlow", { lua: FLOW });
+    this.#redis.defineCommand("gatehouseRenew", { lua: RENEW });
     this.#scripts = this.#redis as unknown as Scripted;
   }
 
@@ -174,24 +177,20 @@ export class RedisLimits implements LimitsBackend {
     return { others: others.map((o: number) => o < 0 ? null : o) };
   }
 
-  /** One pipelined round trip: every live hold's lease extended (a hold already expired stays
-   * gone: ZADD XX). */
+  /** One round trip: every live hold's lease extended (a hold whose lease already ran out stays
+   * gone, as in the memory backend). */
   async renew(call: RenewCall): Promise<void> {
     if (call.holds.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    const expiry = call.now + call.leaseMs;
-    const ttl = call.leaseMs + 60_000;
+    const keys: string[] = [];
+    const rest: Arg[] = [call.now, call.now + call.leaseMs, call.leaseMs + 60_000];
     for (const hold of call.holds) {
       for (const scope of hold.scopes) {
         const base = this.#base(scope);
-        pipeline.zadd(`${base}live`, "XX", expiry, hold.requestId);
-        pipeline.pexpire(`${base}live`, ttl);
-        pipeline.pexpire(`${base}held`, ttl);
+        keys.push(`${base}live`, `${base}held`);
+        rest.push(hold.requestId);
       }
     }
-    const results = await this.#bound(pipeline.exec());
-    const failed = results?.find(([error]) => error !== null);
-    if (failed) throw failed[0];
+    await this.#bound(this.#scripts.gatehouseRenew(keys.length, ...keys, JSON.stringify(rest)));
   }
 
   /** Deletes the settled spend of `scopes` (reloaded from the ledger at their next admission). */

@@ -289,3 +289,21 @@ for i = 1, n do
 end
 return cjson.encode(others)
 `;
+
+/** Renew. KEYS: `live` and `held` of each (hold, scope) pair; ARGV[1]: JSON [now, expiry, ttl,
+ * then the request id of each pair]. Extends a lease still live at `now`; one that ran out stays
+ * out even before an admission prunes it (ZADD XX alone would bring it back). */
+export const RENEW = `
+local A = cjson.decode(ARGV[1])
+local now, expiry, ttl = A[1], A[2], A[3]
+for i = 1, #KEYS / 2 do
+  local live, held, id = KEYS[2 * i - 1], KEYS[2 * i], A[3 + i]
+  local score = redis.call('ZSCORE', live, id)
+  if score and tonumber(score) > now then
+    redis.call('ZADD', live, expiry, id)
+    redis.call('PEXPIRE', live, ttl)
+    redis.call('PEXPIRE', held, ttl)
+  end
+end
+return 1
+`;

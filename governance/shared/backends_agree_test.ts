@@ -1,0 +1,146 @@
+/**
+ * The Redis scripts and the memory backend give the same answers: random sequences of
+ * admissions, peeks, releases, budget flows, renewals, forgotten budgets and clock steps, on a key and its team
+ * with random limits, sent to both; every reply must be equal. The behaviour tests pin the
+ * meaning of each limit; this pins that the two implementations of it never drift apart.
+ *
+ * A longer search: `GATEHOUSE_AGREE_SEQUENCES=3000 GATEHOUSE_AGREE_OPERATIONS=300 deno test -A
+ * governance/shared/backends_agree_test.ts` (a failure prints the seed and the calls before it).
+ */
+import assert from "node:assert/strict";
+import type { BudgetPeriod } from "../policy.ts";
+import { periodStart } from "../policy.ts";
+import type { AdmitCall, HeldScope, LimitsBackend, ScopeLimits } from "./backend.ts";
+import { MemoryLimits } from "./memory_limits.ts";
+import { redisTest } from "./test_backends.ts";
+
+/** Sequences run, and operations in each (the defaults take well under a second). */
+const SEQUENCES = Number(Deno.env.get("GATEHOUSE_AGREE_SEQUENCES") ?? 24);
+const OPERATIONS = Number(Deno.env.get("GATEHOUSE_AGREE_OPERATIONS") ?? 150);
+
+/** A small seeded generator (mulberry32): the same sequence on every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Live {
+  id: string;
+  scopes: HeldScope[];
+}
+
+/** One sequence: its limits, then its operations against both backends. */
+async function sequence(seed: number, memory: LimitsBackend, redis: LimitsBackend) {
+  const rand = random(seed);
+  const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
+  const maybe = <T>(p: number, value: () => T): T | undefined => rand() < p ? value() : undefined;
+  // Dollars in eighths: sums of them are exact in doubles, whatever the order of addition.
+  const dollars = (most: number) => int(0, most * 8) / 8;
+  const period: BudgetPeriod = "month";
+  const limitsOf = (kind: "key" | "team", id: string) => {
+    const budget = maybe(0.5, () => ({ usd: int(1, 4), period }));
+    return {
+      kind,
+      id,
+      rpm: maybe(0.6, () => int(1, 6)),
+      tpm: maybe(0.6, () => int(200, 2_000)),
+      maxParallel: maybe(0.5, () => int(1, 4)),
+      budget,
+    };
+  };
+  const key = limitsOf("key", `k${seed}`);
+  const team = limitsOf("team", `t${seed}`);
+  let now = Date.UTC(2026, 10, 3, 12) + int(0, 1_000);
+  const live: Live[] = [];
+  const log: string[] = [];
+  const same = <T>(a: T, b: T, what: string) =>
+    assert.deepEqual(
+      b,
+      a,
+      `seed ${seed}, ${what}; the sequence:\n${
+        log.slice(-(Number(Deno.env.get("TAIL") ?? 12))).join("\n")
+      }`,
+    );
+  let next = 0;
+
+  for (let op = 0; op < OPERATIONS; op++) {
+    const roll = rand();
+    if (roll < 0.42) {
+      const scopes = rand() < 0.6 ? [key, team] : [key];
+      const tokens = rand() < 0.2 ? null : int(0, 700);
+      const call: AdmitCall = {
+        requestId: `r${seed}-${next++}`,
+        now,
+        leaseMs: rand() < 0.2 ? int(500, 5_000) : 30_000,
+        tokens,
+        reservation: dollars(1),
+        scopes: scopes.map((s): ScopeLimits => ({
+          ...s,
+          budget: s.budget && { ...s.budget, start: periodStart(s.budget.period, now) },
+        })),
+        peek: rand() < 0.1,
+      };
+      log.push(`admit ${JSON.stringify(call)}`);
+      let [a, b] = await Promise.all([memory.admit(call), redis.admit(call)]);
+      same(a, b, "admit");
+      if (a.kind === "load") {
+        const loaded = dollars(2);
+        for (const i of a.scopes) call.scopes[i]!.budget!.loaded = loaded;
+        log.push(`  loaded ${loaded}`);
+        [a, b] = await Promise.all([memory.admit(call), redis.admit(call)]);
+        same(a, b, "admit after loading");
+      }
+      if (a.kind === "admitted" && !call.peek) {
+        live.push({
+          id: call.requestId,
+          scopes: call.scopes.map((s) => ({
+            kind: s.kind,
+            id: s.id,
+            tpm: s.tpm !== undefined && tokens !== null,
+            budget: s.budget ? { period: s.budget.period, start: s.budget.start } : null,
+          })),
+        });
+      }
+    } else if (roll < 0.67 && live.length > 0) {
+      const [held] = live.splice(int(0, live.length - 1), 1);
+      const call = { requestId: held!.id, now, tokens: int(0, 900), cost: dollars(1), ...held! };
+      log.push(`release ${JSON.stringify(call)}`);
+      await Promise.all([memory.release(call), redis.release(call)]);
+    } else if (roll < 0.77 && live.length > 0) {
+      const held = live[int(0, live.length - 1)]!;
+      const scopes = held.scopes.filter((s) => s.budget !== null);
+      const call = { requestId: held.id, now, actual: dollars(2), scopes };
+      log.push(`flow ${JSON.stringify(call)}`);
+      const [a, b] = await Promise.all([memory.flow(call), redis.flow(call)]);
+      same(a, b, "flow");
+    } else if (roll < 0.79) {
+      const scopes = [rand() < 0.5 ? key : team].map(({ kind, id }) => ({ kind, id }));
+      log.push(`forget ${JSON.stringify(scopes)}`);
+      await Promise.all([memory.forget(scopes), redis.forget(scopes)]);
+    } else if (roll < 0.84) {
+      const call = {
+        now,
+        leaseMs: 30_000,
+        holds: live.map((h) => ({ requestId: h.id, scopes: h.scopes })),
+      };
+      log.push(`renew ${live.length}`);
+      await Promise.all([memory.renew(call), redis.renew(call)]);
+    } else {
+      const step = rand() < 0.3 ? int(55_000, 65_000) : int(0, 20_000);
+      now += step;
+      log.push(`advance ${step}`);
+    }
+  }
+}
+
+redisTest("the Redis scripts and the memory backend answer every call alike", async (made) => {
+  for (let seed = 1; seed <= SEQUENCES; seed++) {
+    await sequence(seed, new MemoryLimits(), made.backend);
+  }
+});
