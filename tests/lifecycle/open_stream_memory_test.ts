@@ -86,6 +86,8 @@ const CASES = [
   { name: "messages → chat", path: "/v1/messages", model: "gpt-5" },
   { name: "chat → Anthropic", path: "/v1/chat/completions", model: "claude-sonnet-5" },
   { name: "responses passthrough", path: "/v1/responses", model: "gpt-5.5-large" },
+  { name: "chat → Responses", path: "/v1/chat/completions", model: "gpt-5.5-large" },
+  { name: "messages → Responses", path: "/v1/messages", model: "gpt-5.5-large" },
   { name: "responses → Anthropic", path: "/v1/responses", model: "claude-sonnet-5" },
 ];
 
