@@ -211,9 +211,10 @@ export async function publish(): Promise<number> {
   for await (const entry of Deno.readDir(results)) {
     if (/^streams-workers\d+\.json$/.test(entry.name)) workers.push(entry.name);
   }
-  for (
-    const name of ["streams.json", ...workers.sort(), "streams-proxy.json", "streams-direct.json"]
-  ) {
+  // By their number of workers (a name sort puts 10 before 2).
+  const count = (name: string) => Number(/\d+/.exec(name)![0]);
+  workers.sort((a, b) => count(a) - count(b));
+  for (const name of ["streams.json", ...workers, "streams-proxy.json", "streams-direct.json"]) {
     const file = await readJson<StreamsFile>(new URL(name, results));
     if (file !== null) streams.push(file);
   }

@@ -62,13 +62,14 @@ async function sequence(seed: number, backend: SharedGovernor["backend"]) {
   const clock = fakeClock();
   const settled = int(0, 8) / 8;
   const local = new Governor({ store: fakeLedger(() => settled), now: clock.now });
-  // Leases outlive the sequence: its clock jumps minutes at a time, where a real process's
-  // heartbeat would have renewed them (crashed holders have their own tests).
+  // Leases outlive the sequence (at most a few hours of its clock, which jumps minutes at a
+  // time where a real process's heartbeat would have renewed them; crashed holders have their
+  // own tests). A day: the heartbeat's interval, a third of it, must fit a 32-bit timer.
   const shared = new SharedGovernor({
     backend,
     store: fakeLedger(() => settled),
     now: clock.now,
-    leaseMs: 365 * 86_400_000,
+    leaseMs: 86_400_000,
   });
   const live: [Admission, Admission][] = [];
   const log: string[] = [];

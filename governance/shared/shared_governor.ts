@@ -12,7 +12,11 @@
  * `count_tokens` is held to `models` only; image generation does not count in `tpm`.
  *
  * Holds are leases ({@link LEASE_MS}): while this process holds any, a heartbeat renews them
- * every third of a lease, in one call, so a process that dies loses its holds by itself.
+ * every third of a lease, in one call, so a process that dies loses its holds by itself. A lease
+ * that ran out stays out, also when its process was only late (an event loop stalled, or Redis
+ * unreachable, for longer than a lease): the request runs on, no longer counted in
+ * `max_parallel` and holding no budget, and its release still adds its cost to the settled spend
+ * (`backend_edges_test.ts`).
  * @module
  */
 import { Slots } from "../../core/slots.ts";
