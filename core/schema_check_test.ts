@@ -16,6 +16,7 @@ import {
   ResponsesRequestBody,
 } from "../routes/bodies.ts";
 import { FIXTURE_FOLDERS, fixtureKinds, listFixtures, loadJson } from "../tests/fakes/fixtures.ts";
+import { seededRandom } from "./seeded_random.ts";
 
 const TOOL = {
   name: "read_file",
@@ -108,18 +109,6 @@ const RESPONSES_REQUEST = {
   stream: true,
 };
 
-/** A small deterministic PRNG (mulberry32), so a failure names a reproducible seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 type Path = Array<string | number>;
 
 function pathsOf(value: unknown, at: Path = [], out: Path[] = []): Path[] {
@@ -208,7 +197,7 @@ Deno.test("every wire schema compiles, and its check agrees with zod on mutated 
     let refused = 0;
     for (const body of bodies) assertAgrees(schema, body, name) ? accepted++ : refused++;
     assert.ok(accepted > 0, `${name}: the check passes at least one valid body`);
-    const next = random(name.length * 7919);
+    const next = seededRandom(name.length * 7919);
     for (let i = 0; i < 600; i++) {
       const body = bodies[i % bodies.length];
       const mutated = mutate(mutate(body, next), next);

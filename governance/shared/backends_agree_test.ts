@@ -13,22 +13,11 @@ import { periodStart } from "../policy.ts";
 import type { AdmitCall, HeldScope, LimitsBackend, ScopeLimits } from "./backend.ts";
 import { MemoryLimits } from "./memory_limits.ts";
 import { redisTest } from "./test_backends.ts";
+import { seededRandom } from "../../core/seeded_random.ts";
 
 /** Sequences run, and operations in each (the defaults take well under a second). */
 const SEQUENCES = Number(Deno.env.get("GATEHOUSE_AGREE_SEQUENCES") ?? 24);
 const OPERATIONS = Number(Deno.env.get("GATEHOUSE_AGREE_OPERATIONS") ?? 150);
-
-/** A small seeded generator (mulberry32): the same sequence on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Live {
   id: string;
@@ -37,7 +26,7 @@ interface Live {
 
 /** One sequence: its limits, then its operations against both backends. */
 async function sequence(seed: number, memory: LimitsBackend, redis: LimitsBackend) {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const maybe = <T>(p: number, value: () => T): T | undefined => rand() < p ? value() : undefined;
   // Dollars in eighths: sums of them are exact in doubles, whatever the order of addition.

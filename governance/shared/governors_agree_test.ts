@@ -12,24 +12,13 @@ import type { Policy } from "../policy.ts";
 import { fakeClock, fakeLedger, keyWith, modelWith, requestOf, spentOf } from "../testing.ts";
 import { SharedGovernor } from "./shared_governor.ts";
 import { backendTest } from "./test_backends.ts";
+import { seededRandom } from "../../core/seeded_random.ts";
 
 const SEQUENCES = Number(Deno.env.get("GATEHOUSE_AGREE_SEQUENCES") ?? 12);
 const OPERATIONS = Number(Deno.env.get("GATEHOUSE_AGREE_OPERATIONS") ?? 80);
 
 // Output at $1000 per million tokens, input free: `max_tokens: n` reserves $n / 1000.
 const model = modelWith("gpt-test", { input: 0, output: 1_000 });
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What a client would see of an admission: its headers, or the refusal. */
 async function outcome(admitter: Admitter, request: AdmissionRequest) {
@@ -47,7 +36,7 @@ async function outcome(admitter: Admitter, request: AdmissionRequest) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2));
 
 async function sequence(seed: number, backend: SharedGovernor["backend"]) {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const maybe = <T>(p: number, value: () => T): T | undefined => rand() < p ? value() : undefined;
   const policy = (): Policy => ({
