@@ -13,6 +13,10 @@
  * - `stream` appears as a key at most once: with the text forwarded as it is, a duplicate would
  *   reach the provider, which might read the first where the gateway read the last (a stream
  *   billed as a JSON answer). Other duplicates the gateway does not act on.
+ *
+ * A top-level member the gateway adds (chat streams: `stream_options`, for the usage chunk) is
+ * written right after the opening brace, and only when the parsed body has no such key: the
+ * client wrote none, under any spelling, so the provider sees it once.
  * @module
  */
 
@@ -66,16 +70,31 @@ function keyCount(text: string, key: string): number {
   return count;
 }
 
+/** A top-level member to add to the forwarded body. */
+export interface AddedMember {
+  key: string;
+  value: unknown;
+}
+
 /** The JSON text to forward: `text` (the client's body, when the route kept it) with its model
- * replaced by `model`, or `body` serialized with `model` when the text cannot be used. */
+ * replaced by `model` (and `add` written first), or `body` serialized with `model` (and `add`)
+ * when the text cannot be used. */
 export function forwardBody(
   text: string | undefined,
   body: Record<string, unknown>,
   model: string,
+  add?: AddedMember,
 ): string {
   const usable = text !== undefined && typeof body.model === "string" &&
-    keyCount(text, '"stream"') <= 1;
+    keyCount(text, '"stream"') <= 1 && (add === undefined || !Object.hasOwn(body, add.key));
   const range = usable ? modelValueRange(text) : null;
-  if (range === null) return JSON.stringify({ ...body, model });
-  return text!.slice(0, range[0]) + JSON.stringify(model) + text!.slice(range[1]);
+  const brace = range === null ? -1 : text!.indexOf("{");
+  if (range === null || brace === -1 || brace > range[0]) {
+    return JSON.stringify(
+      add === undefined ? { ...body, model } : { ...body, model, [add.key]: add.value },
+    );
+  }
+  const added = add === undefined ? "" : `${JSON.stringify(add.key)}:${JSON.stringify(add.value)},`;
+  return text!.slice(0, brace + 1) + added + text!.slice(brace + 1, range[0]) +
+    JSON.stringify(model) + text!.slice(range[1]);
 }

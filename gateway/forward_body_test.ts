@@ -59,3 +59,37 @@ Deno.test("forwardBody: agrees with re-serializing on every body it rewrites", (
     }
   }
 });
+
+Deno.test("forwardBody: a member the gateway adds goes first; the client's bytes stay theirs", () => {
+  const usage = { key: "stream_options", value: { include_usage: true } };
+  const text =
+    ' \n{ "model" : "gpt-5", "stream": true, "messages": [{"role":"user","content":"x"}] }';
+  const body = JSON.parse(text) as Record<string, unknown>;
+  assert.equal(
+    forwardBody(text, body, "up-1", usage),
+    ' \n{"stream_options":{"include_usage":true}, "model" : "up-1", "stream": true, ' +
+      '"messages": [{"role":"user","content":"x"}] }',
+  );
+  // The client set the member, under any spelling (or as null): serialized again, as before.
+  for (
+    const sent of [
+      '{"model":"gpt-5","stream":true,"stream_options":{"include_usage":false}}',
+      '{"model":"gpt-5","stream":true,"stream_options":null}',
+      '{"model":"gpt-5","stream":true,"stream_opti\\u006fns":{}}',
+    ]
+  ) {
+    const parsed = JSON.parse(sent) as Record<string, unknown>;
+    assert.equal(
+      forwardBody(sent, parsed, "up-1", usage),
+      JSON.stringify({ ...parsed, model: "up-1", stream_options: usage.value }),
+      sent,
+    );
+  }
+  // A text that cannot be used: serialized with the member too.
+  const nested = '{"model":"gpt-5","metadata":{"model":"x"}}';
+  assert.deepEqual(JSON.parse(forwardBody(nested, JSON.parse(nested), "up-1", usage)), {
+    model: "up-1",
+    metadata: { model: "x" },
+    stream_options: { include_usage: true },
+  });
+});

@@ -73,11 +73,11 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
   if (codec.wire === "openai_chat" && stream) {
     const options = (f.body.stream_options ?? {}) as Record<string, unknown>;
     clientWantsUsage = options.include_usage === true;
-    const streamOptions = { ...options, include_usage: true };
-    forwarded = JSON.stringify({
-      ...f.body,
-      model: model.upstreamId,
-      stream_options: streamOptions,
+    // The usage chunk bills the stream: asked for whatever the client said. A client that sent
+    // no stream_options (most) keeps its own text, with the option added in front.
+    forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, {
+      key: "stream_options",
+      value: { ...options, include_usage: true },
     });
   } else forwarded = forwardBody(f.bodyText, f.body, model.upstreamId);
   const response = await attempt(deps, life, f.signal, {

@@ -96,6 +96,25 @@ Deno.test("passthrough forwards the client's own bytes, only the model's value r
   assert.equal(last().rawBody, text.replace('"claude-sonnet"', JSON.stringify(upstreamId)));
 });
 
+Deno.test("chat stream passthrough forwards the client's own bytes with stream_options added in front", async () => {
+  upstream.use({ folder: "openai-chat", name: "openai-text", stream: true });
+  const upstreamId = h.deps.catalog.resolve("gpt-5")!.upstreamId;
+  const text = `{"messages": [{"role": "user", "content": "caf\\u00e9"}], "stream": true,\n` +
+    `  "temperature": 1.0, "model": "gpt-5"}`;
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
+    body: text,
+  });
+  assert.equal(response.status, 200);
+  await response.text();
+  assert.equal(
+    last().rawBody,
+    '{"stream_options":{"include_usage":true},' +
+      text.slice(1).replace('"gpt-5"', JSON.stringify(upstreamId)),
+  );
+});
+
 for (
   const name of [
     "anthropic-text",
