@@ -32,24 +32,37 @@ function isSpace(code: number): boolean {
 }
 
 /** The index just past a key token's colon, when the `key` (quoted) at `at` is one; else -1. */
-function afterColon(text: string, at: number, key = KEY): number {
+function afterColon(text: string, at: number, key: string): number {
   let i = at + key.length;
   while (i < text.length && isSpace(text.charCodeAt(i))) i++;
   return text.charCodeAt(i) === 0x3a ? i + 1 : -1;
+}
+
+/** {@link soleKey}: no such key. */
+const NONE = -1;
+/** {@link soleKey}: more than one such key. */
+const MANY = -2;
+
+/** The index just past the colon of the one object key `key` (quoted) of `text`, or
+ * {@link NONE} or {@link MANY}. (A `"key"` token followed by a colon is a key: a quote inside
+ * a string value is escaped.) */
+function soleKey(text: string, key: string): number {
+  let found = NONE;
+  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
+    const colon = afterColon(text, at, key);
+    if (colon === -1) continue; // a string value, not a key
+    if (found !== NONE) return MANY;
+    found = colon;
+  }
+  return found;
 }
 
 /** The range of the top-level model's string value in `text`, or null when the text does not
  * prove it (see the module doc). */
 export function modelValueRange(text: string): [number, number] | null {
   if (ESCAPED_LETTER.test(text)) return null;
-  let valueFrom = -1;
-  for (let at = text.indexOf(KEY); at !== -1; at = text.indexOf(KEY, at + KEY.length)) {
-    const colon = afterColon(text, at);
-    if (colon === -1) continue; // a string value "model", not a key
-    if (valueFrom !== -1) return null; // a second model key
-    valueFrom = colon;
-  }
-  if (valueFrom === -1) return null;
+  const valueFrom = soleKey(text, KEY);
+  if (valueFrom < 0) return null;
   let start = valueFrom;
   while (start < text.length && isSpace(text.charCodeAt(start))) start++;
   if (text.charCodeAt(start) !== QUOTE) return null;
@@ -59,15 +72,6 @@ export function modelValueRange(text: string): [number, number] | null {
     else if (code === QUOTE) return [start, i + 1];
   }
   return null;
-}
-
-/** How many `key` (quoted) tokens of `text` are object keys. */
-function keyCount(text: string, key: string): number {
-  let count = 0;
-  for (let at = text.indexOf(key); at !== -1; at = text.indexOf(key, at + key.length)) {
-    if (afterColon(text, at, key) !== -1) count++;
-  }
-  return count;
 }
 
 /** A top-level member to add to the forwarded body. */
@@ -86,14 +90,15 @@ export function forwardBody(
   add?: AddedMember,
 ): string {
   const usable = text !== undefined && typeof body.model === "string" &&
-    keyCount(text, '"stream"') <= 1 && (add === undefined || !Object.hasOwn(body, add.key));
+    soleKey(text, '"stream"') !== MANY && (add === undefined || !Object.hasOwn(body, add.key));
   const range = usable ? modelValueRange(text) : null;
-  const brace = range === null ? -1 : text!.indexOf("{");
-  if (range === null || brace === -1 || brace > range[0]) {
+  if (range === null) {
     return JSON.stringify(
       add === undefined ? { ...body, model } : { ...body, model, [add.key]: add.value },
     );
   }
+  // The body's opening brace: before the model key, which is inside it.
+  const brace = text!.indexOf("{");
   const added = add === undefined ? "" : `${JSON.stringify(add.key)}:${JSON.stringify(add.value)},`;
   return text!.slice(0, brace + 1) + added + text!.slice(brace + 1, range[0]) +
     JSON.stringify(model) + text!.slice(range[1]);

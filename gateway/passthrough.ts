@@ -27,7 +27,7 @@ import { emptyStream, firstChunk } from "./first_chunk.ts";
 import { served } from "./attempt_failure.ts";
 import { releaseBody } from "./upstream_fetch.ts";
 import { finishReasonOfEvent, finishReasonsOfBody } from "./finish_reason.ts";
-import { forwardBody } from "./forward_body.ts";
+import { type AddedMember, forwardBody } from "./forward_body.ts";
 
 /** Response headers worth passing back from the provider. (`x-request-id` is gatehouse's own.) */
 const KEEP_HEADERS = ["openai-processing-ms", ...RETRY_HEADERS];
@@ -69,17 +69,15 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
   const { model, life, deps } = f;
   const stream = f.body.stream === true && codec.streamEnds !== undefined;
   let clientWantsUsage = true;
-  let forwarded: string;
+  let usage: AddedMember | undefined;
   if (codec.wire === "openai_chat" && stream) {
     const options = (f.body.stream_options ?? {}) as Record<string, unknown>;
     clientWantsUsage = options.include_usage === true;
     // The usage chunk bills the stream: asked for whatever the client said. A client that sent
     // no stream_options (most) keeps its own text, with the option added in front.
-    forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, {
-      key: "stream_options",
-      value: { ...options, include_usage: true },
-    });
-  } else forwarded = forwardBody(f.bodyText, f.body, model.upstreamId);
+    usage = { key: "stream_options", value: { ...options, include_usage: true } };
+  }
+  const forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, usage);
   const response = await attempt(deps, life, f.signal, {
     model,
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),

@@ -7,7 +7,7 @@
  */
 import type { Warning } from "../core/convert.ts";
 import { GatewayError } from "../core/errors.ts";
-import type { CoreRequest } from "../core/request.ts";
+import { type CoreRequest, withoutMessages } from "../core/request.ts";
 import type { ClientCodec, UpstreamCodec } from "../protocols/codec.ts";
 import { bodyReaderOf } from "../http1/response.ts";
 import { readerStream } from "../core/chunk_reader.ts";
@@ -78,7 +78,8 @@ export async function translate(
         chainSteps(parseSseStep(), upstream.decodeStream(upstreamRequest)),
         watchParts(life),
       );
-      const encode = client.encodeStream(ctx);
+      // What the encoder keeps for the stream's life: the request without its prompt.
+      const encode = client.encodeStream({ ...ctx, request: withoutMessages(request) });
       // Taken last: once taken, the body is the stream stage's to cancel, not `releaseBody`'s.
       const taken = bodyReaderOf(response);
       if (!taken) throw emptyStream(provider);

@@ -8,7 +8,6 @@
  * rejects empty text blocks). A redacted block is only known at its end and is written then.
  * @module
  */
-import { withoutMessages } from "../../core/request.ts";
 import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
@@ -65,9 +64,7 @@ export function errorEvent(error: GatewayError): string {
 }
 
 /** Encodes the client's event stream. */
-export function encodeStreamStep(context: EncodeContext): Step<StreamPart, string> {
-  // What the step keeps for the stream's life: the request without its prompt.
-  const ctx: EncodeContext = { ...context, request: withoutMessages(context.request) };
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   const omitted = thinkingOmitted(ctx);
   const blocks = new Map<number, Block>();
   let started = false;

@@ -5,7 +5,6 @@
  * fragment of each tool call carries its index, id, type and name.
  * @module
  */
-import { withoutMessages } from "../../core/request.ts";
 import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import type { StreamPart } from "../../core/stream.ts";
 import { assertNever } from "../../core/stream.ts";
@@ -27,9 +26,7 @@ const BLOCK_SEPARATOR = "\n\n";
  * `choices: []` chunk only when the client asked with `stream_options.include_usage`. An
  * `error` part becomes OpenAI's in-stream `{"error":{...}}` event, which ends the stream (no
  * `[DONE]` after it). */
-export function encodeStreamStep(context: EncodeContext): Step<StreamPart, string> {
-  // What the step keeps for the stream's life: the request without its prompt.
-  const ctx: EncodeContext = { ...context, request: withoutMessages(context.request) };
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   let ctrl!: Sink<string>;
   let id = "";
   let created = 0;

@@ -11,7 +11,6 @@
  * encrypted content, which is what lets a Claude thinking block continue across turns).
  * @module
  */
-import { withoutMessages } from "../../core/request.ts";
 import { chainSteps, type Sink, type Step, stepStream } from "../../core/step.ts";
 import { assertNever, type StreamPart } from "../../core/stream.ts";
 import { sseTyped, utf8Step } from "../../sse/encode_sse.ts";
@@ -36,9 +35,7 @@ import type { ResponsesEventType } from "./event_types.ts";
 import type { WireMessageItem, WireOutputItem } from "./wire.ts";
 
 /** Encodes one response's stream parts as SSE text. */
-export function encodeStreamStep(context: EncodeContext): Step<StreamPart, string> {
-  // What the step keeps for the stream's life: the request without its prompt.
-  const ctx: EncodeContext = { ...context, request: withoutMessages(context.request) };
+export function encodeStreamStep(ctx: EncodeContext): Step<StreamPart, string> {
   const shape = callShaper(ctx.request);
   const includeEncrypted = ctx.request.reasoning?.includeEncrypted === true;
   const output: WireOutputItem[] = [];
