@@ -66,7 +66,8 @@ export interface StreamsFile {
     rampMs: number;
     completed: number;
     gapBeyondUpstreamMs: { p99: number; max: number };
-    rssMb: { idle: number; peak: number; after: number };
+    /** `settled` is absent from runs before it was read. */
+    rssMb: { idle: number; peak: number; after: number; settled?: number };
     bytesPerOpenStream: number;
   };
 }
@@ -150,6 +151,7 @@ export function streamsRun(file: StreamsFile): StreamsRun {
     rssIdleMb: r.rssMb.idle,
     rssPeakMb: r.rssMb.peak,
     rssAfterMb: r.rssMb.after,
+    rssSettledMb: r.rssMb.settled ?? null,
     bytesPerStream: r.bytesPerOpenStream,
     shape: `${r.streams} streams of ${r.chunks} chunks every ${r.intervalMs} ms, opened over ` +
       `${r.rampMs / 1000} s`,

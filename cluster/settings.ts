@@ -27,6 +27,9 @@ export interface ClusterSettings {
   /** `GATEHOUSE_DB_POOL`: the most Postgres connections this process opens, shared by its
    * workers (default 10; each worker gets an equal share, at least 2). */
   dbPool: number;
+  /** `GATEHOUSE_MEMORY_TRIM_MB`: how far the RSS must grow past the last trim's before memory
+   * freed after a load is given back to the system (default 64; 0: never). `memory_trim.ts`. */
+  memoryTrimMb: number;
 }
 
 /** Postgres connections per worker: an equal share of the process's pool, at least 2 (one
@@ -93,6 +96,7 @@ export function readClusterSettings(env: Env, args: readonly string[]): ClusterS
     workers,
     onRedisDown: mode,
     dbPool: readInteger(env, "GATEHOUSE_DB_POOL", 10, true),
+    memoryTrimMb: readInteger(env, "GATEHOUSE_MEMORY_TRIM_MB", 64),
   };
 }
 

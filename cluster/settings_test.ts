@@ -16,6 +16,7 @@ Deno.test("settings: the defaults are one worker, the SQLite file, limits in pro
     workers: 1,
     onRedisDown: "local",
     dbPool: 10,
+    memoryTrimMb: 64,
   });
 });
 

@@ -13,6 +13,7 @@ import { startDocsServer } from "../docs/mod.ts";
 import { keepDeadlineTimer } from "../gateway/deadlines.ts";
 import { DeploymentHealth } from "../gateway/health.ts";
 import { InFlight } from "../gateway/in_flight.ts";
+import { startMemoryTrim } from "./memory_trim.ts";
 import { gracefulShutdown, type Listener } from "../gateway/shutdown.ts";
 import { createLimits, type LimitsState } from "../governance/shared/create_limits.ts";
 import type { Store } from "../store/store.ts";
@@ -82,6 +83,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     failures: config.cooldownFailures,
   });
   const inflight = new InFlight();
+  const stopTrim = startMemoryTrim(inflight, settings.memoryTrimMb, log);
   const observers = await startObservers({
     env: parts.env,
     log,
@@ -152,6 +154,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     drainMs: config.drainMs,
     listeners,
     close: async () => {
+      stopTrim();
       upstream.close();
       await keyEvents?.close();
       await limits.close();

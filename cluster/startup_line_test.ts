@@ -8,6 +8,7 @@ const settings = (workers: number): ClusterSettings => ({
   workers,
   onRedisDown: "local",
   dbPool: 10,
+  memoryTrimMb: 64,
 });
 
 Deno.test("startup line: address, workers, store kind and place, limits, models", () => {

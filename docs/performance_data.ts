@@ -57,7 +57,10 @@ export interface StreamsRun {
   gapMaxMs: number;
   rssIdleMb: number;
   rssPeakMb: number;
+  /** 3 s after the last stream ended. */
   rssAfterMb: number;
+  /** 20 s after (absent or null: not read by that run). */
+  rssSettledMb?: number | null;
   /** Resident bytes per open stream at the peak, above idle. */
   bytesPerStream: number;
   /** What the run was: streams, chunks, interval, ramp. */

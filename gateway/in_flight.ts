@@ -40,6 +40,9 @@ export class InFlight {
   #draining = false;
   #signal = "SIGTERM";
   #whenEmpty: (() => void)[] = [];
+  /** The most requests running at once since {@link InFlight.resetPeak}. */
+  #peak = 0;
+  #onFall: ((running: number) => void) | null = null;
 
   /** True once a drain began: `/readyz` answers 503 and new model requests are refused. */
   get draining(): boolean {
@@ -68,12 +71,32 @@ export class InFlight {
   /** Registers a running request; the returned function removes it (call it once it settled). */
   track(entry: Drainable): () => void {
     const slot = this.#entries.add(entry);
+    if (this.#entries.size > this.#peak) this.#peak = this.#entries.size;
     return () => {
-      if (!this.#entries.remove(slot, entry) || this.#entries.size > 0) return;
+      if (!this.#entries.remove(slot, entry)) return;
+      const running = this.#entries.size;
+      if (this.#onFall !== null && running * 4 <= this.#peak) this.#onFall(running);
+      if (running > 0) return;
       const waiting = this.#whenEmpty;
       this.#whenEmpty = [];
       for (const resolve of waiting) resolve();
     };
+  }
+
+  /** Whether the requests running now are a quarter or less of the peak. */
+  get fallen(): boolean {
+    return this.#entries.size * 4 <= this.#peak;
+  }
+
+  /** Calls `listener` each time a request leaves and the rest are a quarter or less of the most
+   * that ran at once since {@link InFlight.resetPeak}: a load fell away (`memory_trim.ts`). */
+  onFall(listener: (running: number) => void): void {
+    this.#onFall = listener;
+  }
+
+  /** Starts a new peak from the requests running now. */
+  resetPeak(): void {
+    this.#peak = this.#entries.size;
   }
 
   /** Starts draining: waits until every running request settled or `graceMs` passed, then ends

@@ -120,3 +120,23 @@ Deno.test("settleRemaining settles every request still running, and only those",
   assert.equal(done.settled.now, 0);
   assert.equal(inflight.size, 0);
 });
+
+Deno.test("in flight: a fall is a request leaving a quarter or less of the peak running", () => {
+  const inflight = new InFlight();
+  const falls: number[] = [];
+  inflight.onFall((running) => falls.push(running));
+  const entry = { shutDown() {}, settleNow() {} };
+  const ends = Array.from({ length: 8 }, () => inflight.track({ ...entry }));
+  for (const end of ends.slice(0, 6)) end();
+  assert.deepEqual(falls, [2]);
+  assert.ok(inflight.fallen);
+  inflight.resetPeak();
+  assert.ok(!inflight.fallen, "the new peak is the 2 running");
+  inflight.track({ ...entry });
+  ends[6]!();
+  assert.deepEqual(falls, [2], "2 of a peak of 3 is not a fall");
+  ends[7]!();
+  assert.deepEqual(falls, [2], "1 of 3 is not yet");
+  inflight.resetPeak();
+  assert.ok(inflight.fallen === false);
+});

@@ -16,6 +16,7 @@ export const MAIN_FLAGS = [
   "--allow-read",
   "--allow-write",
   "--allow-sys",
+  "--allow-ffi",
 ];
 
 /** What the start-up printed that the bench needs. */

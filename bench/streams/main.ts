@@ -49,6 +49,11 @@ import { startTarget, type TargetName } from "./targets.ts";
 
 const BATCH = 250;
 
+/** When the RSS after the streams is read, and read again once it settled, ms after the last
+ * stream ended. */
+const AFTER_MS = 3000;
+const SETTLED_MS = 20_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function shellText(command: string): Promise<string> {
@@ -184,8 +189,12 @@ async function runTarget(
     const machineAfter = await machineBusy();
     sampling = false;
     await sampler;
-    await sleep(3000);
+    await sleep(AFTER_MS);
     const after = (await procStats([pid]))[0]!.rssMb;
+    // What the process gives back by itself takes longer: the runtime shrinks its heap some
+    // seconds after the load, gatehouse trims malloc's free pages (cluster/memory_trim.ts).
+    await sleep(SETTLED_MS - AFTER_MS);
+    const settled = (await procStats([pid]))[0]!.rssMb;
     let afterGc: MemoryUsage | null = null;
     if (inspector) {
       await inspector.collectGarbage();
@@ -205,7 +214,7 @@ async function runTarget(
       seconds,
       startedAt: started,
       outcomes,
-      rss: { idle, peak, after, afterGc: afterGc === null ? null : afterGc.rss / 2 ** 20 },
+      rss: { idle, peak, after, settled, afterGc: afterGc === null ? null : afterGc.rss / 2 ** 20 },
       cpuSeconds: Object.fromEntries(
         target.processes.map((_, i) => [i === 0 ? "upstream" : name, cpu(i)]).concat([
           ["bench", cpu(pids.length - 1)],

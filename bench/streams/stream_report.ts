@@ -20,7 +20,8 @@ export interface RunFigures {
   startedAt: number;
   outcomes: StreamRead[];
   /** The measured process's RSS, MB. */
-  rss: { idle: number; peak: number; after: number; afterGc: number | null };
+  /** `after`: 3 s after the last stream ended; `settled`: 20 s after. */
+  rss: { idle: number; peak: number; after: number; settled: number; afterGc: number | null };
   /** CPU time of each process during the streams (upstream, the target, the bench), s. */
   cpuSeconds: Record<string, number>;
   /** `Deno.memoryUsage()` of the measured process: idle (after a full collection), with `open`
@@ -112,6 +113,7 @@ export function summarize(f: RunFigures): Record<string, unknown> {
       idle: round(f.rss.idle),
       peak: round(f.rss.peak),
       after: round(f.rss.after),
+      settled: round(f.rss.settled),
       afterGc: f.rss.afterGc === null ? null : round(f.rss.afterGc),
     },
     bytesPerOpenStream: round((f.rss.peak - f.rss.idle) * MB / f.streams),
@@ -125,18 +127,18 @@ export function summarize(f: RunFigures): Record<string, unknown> {
 
 /** The runs side by side, one line each. */
 export function formatSummary(results: Record<string, unknown>[]): string {
-  const header = "target     streams  done   gap p50/p99/max ms   RSS idle/peak/after MB  " +
+  const header = "target     streams  done   gap p50/p99/max ms  RSS idle/peak/after/settled MB  " +
     "B/stream  CPU s (upstream / target / bench / interrupts / others)";
   const lines = results.map((r) => {
     const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
-    const rss = r.rssMb as { idle: number; peak: number; after: number };
+    const rss = r.rssMb as { idle: number; peak: number; after: number; settled?: number };
     const cpu = Object.values(r.cpuSeconds as Record<string, number>).join(" / ");
     return [
       String(r.target).padEnd(10),
       String(r.streams).padStart(7),
       String(r.completed).padStart(6),
       (gap ? `${gap.p50}/${gap.p99}/${gap.max}` : "-").padStart(20),
-      `${rss.idle}/${rss.peak}/${rss.after}`.padStart(22),
+      `${rss.idle}/${rss.peak}/${rss.after}/${rss.settled ?? "-"}`.padStart(30),
       String(r.bytesPerOpenStream).padStart(9),
       ` ${cpu}`,
     ].join(" ");

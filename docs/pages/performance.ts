@@ -143,7 +143,7 @@ function streamsTable(data: PerformanceData): Part {
           <th>through</th>
           <th>streams (completed)</th>
           <th>gap beyond the upstream's: p99 · max</th>
-          <th>RSS idle → peak → after</th>
+          <th>RSS idle → peak → after 3 s → after 20 s</th>
           <th>bytes per open stream</th>
         </tr>
       </thead>
@@ -153,7 +153,9 @@ function streamsTable(data: PerformanceData): Part {
             <td>${run.target}</td>
             <td>${int(run.streams)} (${int(run.completed)})</td>
             <td>${int(run.gapP99Ms)} ms · ${int(run.gapMaxMs)} ms</td>
-            <td>${int(run.rssIdleMb)} → ${int(run.rssPeakMb)} → ${int(run.rssAfterMb)} MB</td>
+            <td>${int(run.rssIdleMb)} → ${int(run.rssPeakMb)} → ${int(
+              run.rssAfterMb,
+            )} → ${typeof run.rssSettledMb === "number" ? int(run.rssSettledMb) : "—"} MB</td>
             <td>${int(run.bytesPerStream)}</td>
           </tr>
         `

@@ -12,8 +12,9 @@ const CLI = {
   keys: new URL("../../cli/keys.ts", import.meta.url).pathname,
   teams: new URL("../../cli/teams.ts", import.meta.url).pathname,
 };
-const SERVE = ["--allow-net", "--allow-env", "--allow-read", "--allow-write", "--allow-sys"];
-const TOOL = SERVE;
+const TOOL = ["--allow-net", "--allow-env", "--allow-read", "--allow-write", "--allow-sys"];
+/** The `start` task's permissions. */
+const SERVE = [...TOOL, "--allow-ffi"];
 
 /** A running gateway process. */
 export interface GatewayProcess {
