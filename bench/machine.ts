@@ -45,6 +45,18 @@ export async function describeMachine(): Promise<Machine> {
   };
 }
 
+/** The steal time between two `/proc/stat` readings taken `ms` apart: core-seconds the virtual
+ * machine's host gave to other guests, and their share of the machine's cores over the run. */
+export function stolenShare(
+  before: { stolenS: number },
+  after: { stolenS: number },
+  ms: number,
+): { seconds: number; share: number } {
+  const seconds = Math.max(0, after.stolenS - before.stolenS);
+  const capacity = (ms / 1000) * navigator.hardwareConcurrency;
+  return { seconds, share: capacity > 0 ? seconds / capacity : 0 };
+}
+
 /** The commit the bench measured: `git describe --always --dirty` (`…-dirty` when the working
  * tree had changes), or null outside a git checkout. */
 export async function sourceCommit(): Promise<string | null> {

@@ -64,7 +64,8 @@ import { runStreams } from "./streams/main.ts";
 import { runScale } from "./scale/main.ts";
 import { runObserve } from "./observe/main.ts";
 import { wrkInstalled } from "./scale/wrk.ts";
-import { describeMachine, sourceCommit } from "./machine.ts";
+import { describeMachine, sourceCommit, stolenShare } from "./machine.ts";
+import { machineBusy } from "./streams/proc_stats.ts";
 import { publish } from "./publish.ts";
 import { cpuRows, formatCpu } from "./cpu_report.ts";
 
@@ -145,7 +146,10 @@ async function main(): Promise<number> {
       `round(s) (about ${Math.round(estimate)}s); ${navigator.hardwareConcurrency} CPUs; load ` +
       `by ${settings.generator === "wrk" ? "wrk (external)" : "fetch (in process)"}.`,
   );
+  const machineBefore = await machineBusy();
+  const startedAt = performance.now();
   const { measurements, rounds, failures, notes, log } = await measureAll(settings);
+  const stolen = stolenShare(machineBefore, await machineBusy(), performance.now() - startedAt);
   const policies = policySection(settings.scenarios, measurements, rounds);
 
   const cpu = cpuRows(settings.scenarios, measurements);
@@ -153,6 +157,11 @@ async function main(): Promise<number> {
   console.log(`\n${formatReport(settings.scenarios, measurements)}`);
   console.log(`\n${formatCpu(cpu, label)}`);
   if (policies.costs.length > 0) console.log(`\n${policies.text}`);
+  console.log(
+    `\nThe virtual machine's host took ${(stolen.share * 100).toFixed(1)}% of the cores during ` +
+      `the run (${stolen.seconds.toFixed(1)} core-s of steal time): a figure above a few percent ` +
+      "means a noisy neighbour slowed every target, and the ratios are the ones to compare.",
+  );
   if (notes.length > 0) console.log(`\nNotes:\n  ${notes.join("\n  ")}`);
   if (log !== "") {
     const lines = log.split("\n");
@@ -172,6 +181,7 @@ async function main(): Promise<number> {
     finishedAt: new Date().toISOString(),
     commit: await sourceCommit(),
     machine: await describeMachine(),
+    stolen,
     settings: {
       generator: settings.generator,
       seconds: settings.seconds,

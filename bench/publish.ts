@@ -38,6 +38,8 @@ export interface LatestFile {
     wrk: string | null;
   };
   settings: { generator: string; seconds: number; rounds: number };
+  /** The host's steal time during the run (absent from runs before it was read). */
+  stolen?: { seconds: number; share: number };
   measurements: LatestMeasurement[];
   checks: Check[];
 }
@@ -181,7 +183,11 @@ export function publishData(
     commit,
     machine,
     method: `${s.generator === "wrk" ? "wrk (external)" : "fetch (in process)"}, ${s.seconds} s ` +
-      `per measurement in 5 slices taken in turns by every target, ${s.rounds} round(s)`,
+      `per measurement in 5 slices taken in turns by every target, ${s.rounds} round(s)` +
+      (latest.stolen === undefined
+        ? ""
+        : `; the virtual machine's host took ${(latest.stolen.share * 100).toFixed(1)}% of the ` +
+          "cores meanwhile (steal time)"),
     throughput: throughputRows(latest),
     checks: latest.checks,
     deployments: scale === null ? [] : deploymentRows(scale),

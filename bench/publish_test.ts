@@ -93,3 +93,12 @@ Deno.test("publishData: deployments and streams runs", () => {
   assert.equal(data.streams[0]?.shape, "9850 streams of 60 chunks every 500 ms, opened over 10 s");
   assert.equal(data.streams[0]?.gapP99Ms, 40);
 });
+
+Deno.test("publishData: the method names the host's steal time when the run read it", () => {
+  assert.doesNotMatch(publishData(latest, null, [], "abc1234").method, /steal/);
+  const stolen = { ...latest, stolen: { seconds: 12.5, share: 0.0625 } };
+  assert.match(
+    publishData(stolen, null, [], "abc1234").method,
+    /the virtual machine's host took 6\.3% of the cores meanwhile \(steal time\)$/,
+  );
+});

@@ -222,6 +222,8 @@ async function runTarget(
           ["interrupts", machineAfter.interruptS - machineBefore.interruptS],
           // Everything else the machine ran meanwhile (other work on a shared box).
           ["others", Math.max(0, machineAfter.processS - machineBefore.processS - ours)],
+          // Taken by the virtual machine's host: the run had that much less machine.
+          ["stolen", machineAfter.stolenS - machineBefore.stolenS],
         ]),
       ),
       inside: inspector

@@ -33,15 +33,22 @@ export async function procStats(pids: readonly number[]): Promise<ProcStat[]> {
 }
 
 /** CPU time the whole machine used so far (`/proc/stat`), s: in processes (what others used
- * during a run is this less the run's own processes), and in interrupts (mostly the kernel's
- * work on the run's own loopback traffic, which no process is charged with). */
-export async function machineBusy(): Promise<{ processS: number; interruptS: number }> {
+ * during a run is this less the run's own processes), in interrupts (mostly the kernel's work on
+ * the run's own loopback traffic, which no process is charged with), and stolen: time the
+ * virtual machine's host gave its cores to other guests (a noisy neighbour; 0 on bare metal). */
+export async function machineBusy(): Promise<
+  { processS: number; interruptS: number; stolenS: number }
+> {
   const { stdout } = await new Deno.Command("cat", { args: ["/proc/stat"], stdout: "piped" })
     .output();
   const line = /^cpu (.*)$/m.exec(new TextDecoder().decode(stdout))?.[1] ?? "";
   // user nice system idle iowait irq softirq steal …
-  const [user, nice, system, , , irq, softirq] = line.trim().split(/\s+/).map(Number);
-  return { processS: (user! + nice! + system!) / TICKS, interruptS: (irq! + softirq!) / TICKS };
+  const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+  return {
+    processS: (user! + nice! + system!) / TICKS,
+    interruptS: (irq! + softirq!) / TICKS,
+    stolenS: (steal ?? 0) / TICKS,
+  };
 }
 
 /** This process's own id, for its CPU time. */

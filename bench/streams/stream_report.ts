@@ -128,7 +128,7 @@ export function summarize(f: RunFigures): Record<string, unknown> {
 /** The runs side by side, one line each. */
 export function formatSummary(results: Record<string, unknown>[]): string {
   const header = "target     streams  done   gap p50/p99/max ms  RSS idle/peak/after/settled MB  " +
-    "B/stream  CPU s (upstream / target / bench / interrupts / others)";
+    "B/stream  CPU s (upstream / target / bench / interrupts / others / stolen by the host)";
   const lines = results.map((r) => {
     const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
     const rss = r.rssMb as { idle: number; peak: number; after: number; settled?: number };
