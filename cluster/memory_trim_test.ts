@@ -12,15 +12,17 @@ const entry = () => ({ shutDown() {}, settleNow() {} });
 const run = (inflight: InFlight, n: number) =>
   Array.from({ length: n }, () => inflight.track(entry()));
 
-/** A trim watch over fake memory: `free` is what malloc holds free (a trim leaves it, as glibc
- * does), `rss` the resident size, which a trim sets to `trimTo`. */
-function rig(startFree: number, trimTo: number) {
+/** A trim watch over fake memory: `rss` is what the next reading gives, and a trim sets it to
+ * `trimTo`; `reads` are the times of the readings. */
+function rig(startRss: number, trimTo: number) {
   const inflight = new InFlight();
-  const memory = { free: startFree, rss: 500 * MIB, trims: 0, told: [] as number[][] };
+  const memory = { rss: startRss, trims: 0, reads: [] as number[], told: [] as number[][] };
   const stop = trimAfterLoad({
     inflight,
-    freeBytes: () => memory.free,
-    rss: () => memory.rss,
+    rss: () => {
+      memory.reads.push(performance.now());
+      return memory.rss;
+    },
     trim: () => {
       memory.trims++;
       memory.rss = trimTo;
@@ -32,87 +34,87 @@ function rig(startFree: number, trimTo: number) {
   return { inflight, memory, stop };
 }
 
-Deno.test("memory trim: runs once the load fell to a quarter and stayed down, memory freed", async () => {
-  const { inflight, memory, stop } = rig(10 * MIB, 90 * MIB);
+Deno.test("memory trim: runs once the load fell to a quarter and stayed down, RSS grown", async () => {
+  const { inflight, memory, stop } = rig(100 * MIB, 90 * MIB);
   try {
     const ends = run(inflight, 8);
-    memory.free = 300 * MIB;
+    memory.rss = 400 * MIB;
     for (const end of ends.slice(0, 5)) end();
     await wait(QUIET_MS * 3);
     assert.equal(memory.trims, 0, "3 of 8 still running is not a fall");
     ends[5]!();
-    await wait(QUIET_MS * 3);
+    await wait(QUIET_MS * 1.5);
     assert.equal(memory.trims, 1);
-    assert.deepEqual(memory.told, [[500, 90]]);
-    // The peak starts again from the 2 left: their end is a fall, but malloc holds no more free
-    // bytes than after the trim (it still counts the trimmed ones).
-    ends[6]!();
-    ends[7]!();
+    assert.deepEqual(memory.told, [[400, 90]]);
+    for (const end of ends.slice(6)) end();
+    // A second burst as large: the first look after it sees the load back and ends the series;
+    // its fall starts another, which trims what the burst grew.
+    const again = run(inflight, 8);
+    memory.rss = 300 * MIB;
     await wait(QUIET_MS * 3);
-    assert.equal(memory.trims, 1);
-    memory.free = 364 * MIB;
-    for (const end of run(inflight, 4)) end();
-    await wait(QUIET_MS * 3);
-    assert.equal(memory.trims, 2, "64 MiB more freed since the trim");
+    assert.equal(memory.trims, 1, "not while the burst runs");
+    for (const end of again) end();
+    await wait(QUIET_MS * 2);
+    assert.equal(memory.trims, 2);
+    assert.deepEqual(memory.told[1], [300, 90]);
   } finally {
     stop();
   }
 });
 
 Deno.test("memory trim: a load that comes back before the quiet time is not trimmed", async () => {
-  const { inflight, memory, stop } = rig(10 * MIB, 90 * MIB);
+  const { inflight, memory, stop } = rig(100 * MIB, 90 * MIB);
   try {
     const ends = run(inflight, 8);
-    memory.free = 300 * MIB;
+    memory.rss = 400 * MIB;
     for (const end of ends.slice(0, 7)) end();
     const again = run(inflight, 8);
     await wait(QUIET_MS * 3);
     assert.equal(memory.trims, 0);
     for (const end of [...again, ends[7]!]) end();
-    await wait(QUIET_MS * 3);
+    await wait(QUIET_MS * 2);
     assert.equal(memory.trims, 1);
   } finally {
     stop();
   }
 });
 
-Deno.test("memory trim: less than the threshold freed is left; reuse lowers the mark", async () => {
+Deno.test("memory trim: less than the threshold above the lowest RSS is left", async () => {
   const { inflight, memory, stop } = rig(100 * MIB, 90 * MIB);
   try {
-    memory.free = 163 * MIB;
+    memory.rss = 163 * MIB;
     for (const end of run(inflight, 4)) end();
-    await wait(QUIET_MS * 3);
-    assert.equal(memory.trims, 0, "63 MiB more than at start is under the 64 MiB threshold");
-    memory.free = 20 * MIB;
-    for (const end of run(inflight, 4)) end();
-    await wait(QUIET_MS * 3);
-    memory.free = 84 * MIB;
-    for (const end of run(inflight, 4)) end();
-    await wait(QUIET_MS * 3);
-    assert.equal(memory.trims, 1, "64 MiB freed since the free chunks were used again");
+    await wait(QUIET_MS * 1.5);
+    assert.equal(memory.trims, 0, "63 MiB above the start is under the 64 MiB threshold");
+    // The RSS fell by itself (the runtime's heap shrank): the mark follows it down.
+    memory.rss = 20 * MIB;
+    await wait(QUIET_MS * 2);
+    memory.rss = 84 * MIB;
+    await wait(QUIET_MS * 4.5);
+    assert.equal(memory.trims, 1, "64 MiB above the lowest reading");
   } finally {
     stop();
   }
 });
 
-Deno.test("memory trim: while the load stays down it looks again, later each time", async () => {
-  const { inflight, memory, stop } = rig(10 * MIB, 90 * MIB);
+Deno.test("memory trim: the looks go on, further apart, while requests still run", async () => {
+  const { inflight, memory, stop } = rig(100 * MIB, 90 * MIB);
   try {
-    for (const end of run(inflight, 4)) end();
+    const ends = run(inflight, 8);
+    for (const end of ends.slice(0, 6)) end();
     await wait(QUIET_MS * 1.5);
-    assert.equal(memory.trims, 0, "nothing freed at the first look");
+    assert.equal(memory.reads.length, 2, "the start's reading and the first look");
     // The runtime frees what the load left later, with no request coming or going.
-    memory.free = 300 * MIB;
-    await wait(QUIET_MS * 3);
-    assert.equal(memory.trims, 1, "the second look, 2 quiet times after the first");
-    // A load that comes back stops the looks until it falls again.
-    const ends = run(inflight, 1);
-    memory.free = 600 * MIB;
-    await wait(QUIET_MS * 10);
-    assert.equal(memory.trims, 1);
-    ends[0]!();
-    await wait(QUIET_MS * 2);
-    assert.equal(memory.trims, 2);
+    memory.rss = 300 * MIB;
+    await wait(QUIET_MS * 6);
+    assert.equal(memory.trims, 1, "the second look, two quiet times after the first");
+    await wait(QUIET_MS * 4);
+    // A trim reads the RSS twice (before and after): one look.
+    const looks = memory.reads.slice(1).filter((at, i, all) => i === 0 || at - all[i - 1]! > 5);
+    const gaps = looks.slice(1).map((at, i) => at - looks[i]!);
+    assert.ok(gaps.length >= 2, `looks at ${looks}`);
+    assert.ok(gaps.every((gap, i) => i === 0 || gap > gaps[i - 1]! * 1.5), `gaps ${gaps}`);
+    for (const end of ends.slice(6)) end();
   } finally {
     stop();
   }
@@ -120,7 +122,7 @@ Deno.test("memory trim: while the load stays down it looks again, later each tim
 
 Deno.test("memory trim: stopping cancels the look under way", async () => {
   const { inflight, memory, stop } = rig(10 * MIB, 90 * MIB);
-  memory.free = 300 * MIB;
+  memory.rss = 300 * MIB;
   for (const end of run(inflight, 4)) end();
   stop();
   await wait(QUIET_MS * 3);
@@ -131,7 +133,7 @@ Deno.test("memory trim: stopping cancels the look under way", async () => {
  * `permissions` (the test's own may grant FFI or not). */
 async function inChild(
   permissions: string[],
-): Promise<{ off?: string; free: number; lines: string[] }> {
+): Promise<{ off?: string; lines: string[] }> {
   const module = (name: string) => JSON.stringify(new URL(name, import.meta.url).href);
   const script = `const { openMallocTrim, startMemoryTrim } = await import(${
     module("./memory_trim.ts")
@@ -139,11 +141,10 @@ async function inChild(
 const { InFlight } = await import(${module("../gateway/in_flight.ts")});
 const { memoryLogger } = await import(${module("../gateway/log.ts")});
 const opened = openMallocTrim();
-const free = "trim" in opened ? opened.freeBytes() : -1;
 if ("trim" in opened) opened.trim();
 const log = memoryLogger();
 startMemoryTrim(new InFlight(), 64, log)();
-console.log(JSON.stringify({ off: opened.off, free, lines: log.lines.map((l) => l.message) }));`;
+console.log(JSON.stringify({ off: opened.off, lines: log.lines.map((l) => l.message) }));`;
   // `deno eval` would grant every permission: the script runs from a file.
   const file = await Deno.makeTempFile({ suffix: ".ts" });
   try {
@@ -167,14 +168,15 @@ console.log(JSON.stringify({ off: opened.off, free, lines: log.lines.map((l) => 
 
 Deno.test("memory trim: off without --allow-ffi, and says so at start", async () => {
   const { off, lines } = await inChild(["--allow-read"]);
-  assert.match(off ?? "", Deno.build.os === "linux" ? /without --allow-ffi/ : /glibc/);
+  assert.match(off ?? "", Deno.build.os === "linux" ? /ffi permission is not granted/ : /glibc/);
   assert.equal(lines.length, 1);
   assert.match(lines[0]!, /^memory trim off: .*freed memory stays with the process/);
 });
 
-Deno.test("memory trim: GATEHOUSE_MEMORY_TRIM_MB=0 turns it off without a word", () => {
+Deno.test("memory trim: GATEHOUSE_MEMORY_TRIM_MB=0, or a worker but the first, without a word", () => {
   const log = memoryLogger();
   startMemoryTrim(new InFlight(), 0, log)();
+  startMemoryTrim(new InFlight(), 64, log, 1)();
   assert.deepEqual(log.lines, []);
 });
 
@@ -182,9 +184,8 @@ Deno.test({
   name: "memory trim: with --allow-ffi on Linux, glibc's malloc_trim runs",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
-    const { off, free, lines } = await inChild(["--allow-read", "--allow-ffi"]);
+    const { off, lines } = await inChild(["--allow-read", "--allow-ffi"]);
     assert.equal(off, undefined);
-    assert.ok(free > 0 && free < 2 ** 40, `free bytes read from mallinfo2: ${free}`);
     assert.deepEqual(lines, [], "a trim that is on says nothing until it trims");
   },
 });

@@ -27,8 +27,9 @@ export interface ClusterSettings {
   /** `GATEHOUSE_DB_POOL`: the most Postgres connections this process opens, shared by its
    * workers (default 10; each worker gets an equal share, at least 2). */
   dbPool: number;
-  /** `GATEHOUSE_MEMORY_TRIM_MB`: how far the RSS must grow past the last trim's before memory
-   * freed after a load is given back to the system (default 64; 0: never). `memory_trim.ts`. */
+  /** `GATEHOUSE_MEMORY_TRIM_MB`: once a load has fallen away, memory is given back to the system
+   * when the RSS is this far above its lowest since the last trim (default 64; 0: never).
+   * `memory_trim.ts`. */
   memoryTrimMb: number;
 }
 

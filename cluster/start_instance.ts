@@ -83,7 +83,7 @@ export async function startInstance(parts: InstanceParts): Promise<Instance> {
     failures: config.cooldownFailures,
   });
   const inflight = new InFlight();
-  const stopTrim = startMemoryTrim(inflight, settings.memoryTrimMb, log);
+  const stopTrim = startMemoryTrim(inflight, settings.memoryTrimMb, log, parts.worker);
   const observers = await startObservers({
     env: parts.env,
     log,

@@ -83,9 +83,9 @@ export class InFlight {
     };
   }
 
-  /** Whether the requests running now are a quarter or less of the peak. */
-  get fallen(): boolean {
-    return this.#entries.size * 4 <= this.#peak;
+  /** The most requests running at once since {@link InFlight.resetPeak}. */
+  get peak(): number {
+    return this.#peak;
   }
 
   /** Calls `listener` each time a request leaves and the rest are a quarter or less of the most
