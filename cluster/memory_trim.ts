@@ -25,7 +25,7 @@
 import type { InFlight } from "../gateway/in_flight.ts";
 import type { Logger } from "../gateway/exchange.ts";
 
-/** How long the load must stay down before the trim. */
+/** How long after a fall the first look comes (the load must not have come back by then). */
 export const QUIET_MS = 2000;
 
 /** The longest wait between looks while the load stays down. */

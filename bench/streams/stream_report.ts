@@ -131,14 +131,14 @@ export function formatSummary(results: Record<string, unknown>[]): string {
     "B/stream  CPU s (upstream / target / bench / interrupts / others / stolen by the host)";
   const lines = results.map((r) => {
     const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
-    const rss = r.rssMb as { idle: number; peak: number; after: number; settled?: number };
+    const rss = r.rssMb as { idle: number; peak: number; after: number; settled: number };
     const cpu = Object.values(r.cpuSeconds as Record<string, number>).join(" / ");
     return [
       String(r.target).padEnd(10),
       String(r.streams).padStart(7),
       String(r.completed).padStart(6),
       (gap ? `${gap.p50}/${gap.p99}/${gap.max}` : "-").padStart(20),
-      `${rss.idle}/${rss.peak}/${rss.after}/${rss.settled ?? "-"}`.padStart(30),
+      `${rss.idle}/${rss.peak}/${rss.after}/${rss.settled}`.padStart(30),
       String(r.bytesPerOpenStream).padStart(9),
       ` ${cpu}`,
     ].join(" ");
