@@ -9,7 +9,12 @@
 import postgres from "postgres";
 import { redisReachable } from "../../cluster/redis_probe.ts";
 import { redactUrl } from "../../cluster/settings.ts";
-import { type GatewayProcess, send, startGateway } from "../governance/gateway_process.ts";
+import {
+  FIRST_KEY,
+  type GatewayProcess,
+  send,
+  startGateway,
+} from "../governance/gateway_process.ts";
 import { installRequired } from "../clients/real_clients.ts";
 
 /** The Postgres server the cluster tests use. */
@@ -77,8 +82,6 @@ export interface Cluster {
   /** Stops every instance (SIGTERM: they drain and write their queued rows). */
   stop(): Promise<void>;
 }
-
-const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 
 /** Starts `count` instances one after the other on `env` (DATABASE_URL, REDIS_URL, ...). */
 export async function startCluster(

@@ -5,9 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startGateway } from "../governance/gateway_process.ts";
+import { FIRST_KEY, startGateway } from "../governance/gateway_process.ts";
 
-const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 const TRIMMED = /memory trimmed after the load fell.*rssBeforeMb=(\d+) rssAfterMb=(\d+)/;
 const BURST = 32;
 

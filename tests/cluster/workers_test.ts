@@ -6,9 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { send, startGateway } from "../governance/gateway_process.ts";
-
-const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
+import { FIRST_KEY, send, startGateway } from "../governance/gateway_process.ts";
 
 /** A request on a connection of its own. */
 async function fresh(url: string, key: string, path: string, init: RequestInit = {}) {

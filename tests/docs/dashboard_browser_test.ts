@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { openSqliteStore } from "../../store/sqlite/sqlite_store.ts";
 import type { UsageRecord } from "../../store/store.ts";
-import { startGateway } from "../governance/gateway_process.ts";
+import { FIRST_KEY, startGateway } from "../governance/gateway_process.ts";
 import type { ChartsSeen, DashboardReport } from "./dashboard_driver.ts";
 import type { EmptyReport } from "./dashboard_empty_driver.ts";
 import { seedLedger } from "./dashboard_seed.ts";
@@ -16,7 +16,6 @@ import { chromiumPresent, chromiumSkipped, runCommand } from "./docs_env.ts";
 const SCREENSHOTS = new URL("../screenshots", import.meta.url).pathname;
 const DRIVER = new URL("./dashboard_driver.ts", import.meta.url).pathname;
 const EMPTY_DRIVER = new URL("./dashboard_empty_driver.ts", import.meta.url).pathname;
-const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 const DAY = 86_400_000;
 
 /** The rows of `[start, end)` of a chart window. */

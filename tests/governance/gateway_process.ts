@@ -16,6 +16,9 @@ const TOOL = ["--allow-net", "--allow-env", "--allow-read", "--allow-write", "--
 /** The `start` task's permissions. */
 const SERVE = [...TOOL, "--allow-ffi"];
 
+/** The first admin key a fresh store's start prints (group 1). */
+export const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
+
 /** A running gateway process. */
 export interface GatewayProcess {
   child: Deno.ChildProcess;

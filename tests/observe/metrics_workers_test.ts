@@ -6,10 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startGateway } from "../governance/gateway_process.ts";
+import { FIRST_KEY, startGateway } from "../governance/gateway_process.ts";
 import { parseExposition, samplesOf, total } from "../../observe/metrics/testing.ts";
 
-const FIRST_KEY = /store it now:\s+(gth_[a-z2-7]{10}_[0-9A-Za-z]{32})/;
 const SENT = 40;
 
 /** A GET or POST on a connection of its own, so the kernel spreads them over the workers. */
