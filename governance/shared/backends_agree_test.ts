@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import type { BudgetPeriod } from "../policy.ts";
 import { periodStart } from "../policy.ts";
-import type { AdmitCall, HeldScope, LimitsBackend, ScopeLimits } from "./backend.ts";
+import type { AdmitCall, HeldScope, LimitsBackend, ReleaseCall, ScopeLimits } from "./backend.ts";
 import { MemoryLimits } from "./memory_limits.ts";
 import { redisTest } from "./test_backends.ts";
 import { seededRandom } from "../../core/seeded_random.ts";
@@ -24,8 +24,28 @@ interface Live {
   scopes: HeldScope[];
 }
 
-/** One sequence: its limits, then its operations against both backends. */
-async function sequence(seed: number, memory: LimitsBackend, redis: LimitsBackend) {
+/** Sends `calls` to Redis in one turn of the event loop (so they go as one batch, in order) and
+ * to memory one after another; the replies of both, in order. */
+async function inOneTurn<C, R>(
+  calls: C[],
+  memory: (call: C) => Promise<R>,
+  redis: (call: C) => Promise<R>,
+): Promise<[R[], R[]]> {
+  const fromRedis = Promise.all(calls.map(redis));
+  const fromMemory: R[] = [];
+  for (const call of calls) fromMemory.push(await memory(call));
+  return [fromMemory, await fromRedis];
+}
+
+/** One sequence: its limits, then its operations against both backends; `grouped`: admissions
+ * and releases come in groups of up to 8 made in one turn (one Redis batch each), the clock
+ * moving between the calls of a group. */
+async function sequence(
+  seed: number,
+  memory: LimitsBackend,
+  redis: LimitsBackend,
+  grouped = false,
+) {
   const rand = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const maybe = <T>(p: number, value: () => T): T | undefined => rand() < p ? value() : undefined;
@@ -60,47 +80,70 @@ async function sequence(seed: number, memory: LimitsBackend, redis: LimitsBacken
 
   for (let op = 0; op < OPERATIONS; op++) {
     const roll = rand();
+    // Within a group the clock moves by a millisecond or two, now and then past short leases.
+    const tick = () => {
+      if (!grouped || rand() < 0.5) return;
+      const step = rand() < 0.9 ? int(1, 2) : int(400, 6_000);
+      now += step;
+      log.push(`advance ${step}`);
+    };
+    const size = () => grouped ? int(1, 8) : 1;
     if (roll < 0.42) {
-      const scopes = rand() < 0.6 ? [key, team] : [key];
-      const tokens = rand() < 0.2 ? null : int(0, 700);
-      const call: AdmitCall = {
-        requestId: `r${seed}-${next++}`,
-        now,
-        leaseMs: rand() < 0.2 ? int(500, 5_000) : 30_000,
-        tokens,
-        reservation: dollars(1),
-        scopes: scopes.map((s): ScopeLimits => ({
-          ...s,
-          budget: s.budget && { ...s.budget, start: periodStart(s.budget.period, now) },
-        })),
-        peek: rand() < 0.1,
-      };
-      log.push(`admit ${JSON.stringify(call)}`);
-      let [a, b] = await Promise.all([memory.admit(call), redis.admit(call)]);
-      same(a, b, "admit");
-      if (a.kind === "load") {
-        const loaded = dollars(2);
-        for (const i of a.scopes) call.scopes[i]!.budget!.loaded = loaded;
-        log.push(`  loaded ${loaded}`);
-        [a, b] = await Promise.all([memory.admit(call), redis.admit(call)]);
-        same(a, b, "admit after loading");
-      }
-      if (a.kind === "admitted" && !call.peek) {
-        live.push({
-          id: call.requestId,
-          scopes: call.scopes.map((s) => ({
-            kind: s.kind,
-            id: s.id,
-            tpm: s.tpm !== undefined && tokens !== null,
-            budget: s.budget ? { period: s.budget.period, start: s.budget.start } : null,
+      const calls: AdmitCall[] = [];
+      for (let n = size(); n > 0; n--) {
+        const scopes = rand() < 0.6 ? [key, team] : [key];
+        calls.push({
+          requestId: `r${seed}-${next++}`,
+          now,
+          leaseMs: rand() < 0.2 ? int(500, 5_000) : 30_000,
+          tokens: rand() < 0.2 ? null : int(0, 700),
+          reservation: dollars(1),
+          scopes: scopes.map((s): ScopeLimits => ({
+            ...s,
+            budget: s.budget && { ...s.budget, start: periodStart(s.budget.period, now) },
           })),
+          peek: rand() < 0.1,
         });
+        log.push(`admit ${JSON.stringify(calls.at(-1))}`);
+        tick();
+      }
+      const [as, bs] = await inOneTurn(calls, (c) => memory.admit(c), (c) => redis.admit(c));
+      same(as, bs, "admit");
+      for (const [n, call] of calls.entries()) {
+        let a = as[n]!;
+        if (a.kind === "load") {
+          const loaded = dollars(2);
+          for (const i of a.scopes) call.scopes[i]!.budget!.loaded = loaded;
+          // Again at the clock's time: the later calls of the group may have pruned the windows
+          // at theirs (Redis prunes before a "load" reply, memory does not: time going back
+          // would show that, not the batch).
+          call.now = now;
+          log.push(`  loaded ${loaded} for ${call.requestId}`);
+          let b;
+          [a, b] = await Promise.all([memory.admit(call), redis.admit(call)]);
+          same(a, b, "admit after loading");
+        }
+        if (a.kind === "admitted" && !call.peek) {
+          live.push({
+            id: call.requestId,
+            scopes: call.scopes.map((s) => ({
+              kind: s.kind,
+              id: s.id,
+              tpm: s.tpm !== undefined && call.tokens !== null,
+              budget: s.budget ? { period: s.budget.period, start: s.budget.start } : null,
+            })),
+          });
+        }
       }
     } else if (roll < 0.67 && live.length > 0) {
-      const [held] = live.splice(int(0, live.length - 1), 1);
-      const call = { requestId: held!.id, now, tokens: int(0, 900), cost: dollars(1), ...held! };
-      log.push(`release ${JSON.stringify(call)}`);
-      await Promise.all([memory.release(call), redis.release(call)]);
+      const calls: ReleaseCall[] = [];
+      for (let n = Math.min(size(), live.length); n > 0; n--) {
+        const [held] = live.splice(int(0, live.length - 1), 1);
+        calls.push({ requestId: held!.id, now, tokens: int(0, 900), cost: dollars(1), ...held! });
+        log.push(`release ${JSON.stringify(calls.at(-1))}`);
+        tick();
+      }
+      await inOneTurn(calls, (c) => memory.release(c), (c) => redis.release(c));
     } else if (roll < 0.77 && live.length > 0) {
       const held = live[int(0, live.length - 1)]!;
       const scopes = held.scopes.filter((s) => s.budget !== null);
@@ -133,3 +176,12 @@ redisTest("the Redis scripts and the memory backend answer every call alike", as
     await sequence(seed, new MemoryLimits(), made.backend);
   }
 });
+
+redisTest(
+  "a batch of calls made in one turn answers each as if it had been sent alone",
+  async (made) => {
+    for (let seed = 1; seed <= SEQUENCES; seed++) {
+      await sequence(seed, new MemoryLimits(), made.backend, true);
+    }
+  },
+);

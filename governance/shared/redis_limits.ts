@@ -1,10 +1,12 @@
 /**
  * {@link RedisLimits}: the limits backend over Redis (ioredis), so every gateway instance on one
- * Redis enforces the same windows, in-flight counts and budgets. Each admission, release and
- * budget flow update is ONE round trip: an atomic Lua script (`redis_scripts.ts`, sent by
- * EVALSHA, loaded again on NOSCRIPT by ioredis's `defineCommand`). Lease renewals of a
- * process's live holds are one script call per heartbeat, which leaves a lease that already ran
- * out alone. The memory backend answers every call alike (`backends_agree_test.ts`).
+ * Redis enforces the same windows, in-flight counts and budgets. Every call is an atomic Lua
+ * script (`redis_scripts.ts`, `redis_admit_script.ts`; sent by EVALSHA, loaded again on NOSCRIPT
+ * by ioredis's `defineCommand`): the admissions made in one turn of the event loop go as ONE
+ * call, the releases as another (`tick_batch.ts`), each answered as if it had been sent alone; a
+ * budget flow update is one call, the lease renewals of a process's live holds one per
+ * heartbeat (a lease that already ran out stays out). The memory backend answers every call
+ * alike (`backends_agree_test.ts`, one call at a time and in batches).
  *
  * The time is the calling process's clock (`now` in every call), so instances need clocks in
  * step (NTP); a window entry is never recorded before the newest one already there.
@@ -24,7 +26,9 @@ import type {
   ScopeId,
 } from "./backend.ts";
 import { CallDeadlines } from "./call_deadlines.ts";
-import { ADMIT, FLOW, RELEASE, RENEW } from "./redis_scripts.ts";
+import { FLOW, RELEASE, RENEW } from "./redis_scripts.ts";
+import { ADMIT } from "./redis_admit_script.ts";
+import { TickBatch } from "./tick_batch.ts";
 
 /** The prefix of every key unless told otherwise. */
 export const DEFAULT_PREFIX = "gatehouse:";
@@ -95,6 +99,14 @@ function refusedOf([check, scope, wait]: [Refused["check"], number, number]): Re
   }
 }
 
+function replyOf(raw: RawReply): AdmitReply {
+  if (raw.load !== undefined) return { kind: "load", scopes: raw.load };
+  const figures = figuresOf(raw.f);
+  if (raw.r !== undefined) return { kind: "refused", refused: refusedOf(raw.r), figures };
+  const others = Array.isArray(raw.o) ? raw.o.map((o) => o < 0 ? null : o) : [];
+  return { kind: "admitted", figures, others };
+}
+
 /** Shared limits in Redis; see the module doc and `redis_scripts.ts` for the key layout. */
 export class RedisLimits implements LimitsBackend {
   readonly #redis: Redis;
@@ -103,6 +115,14 @@ export class RedisLimits implements LimitsBackend {
   readonly #deadlines: CallDeadlines | null;
   /** The keys of each scope by its base, so a call does not build six strings per scope. */
   readonly #keyNames = new Map<string, string[]>();
+  readonly #admits = new TickBatch<AdmitCall, AdmitReply>(
+    (calls) => this.#admitBatch(calls),
+    (call) => call.requestId,
+  );
+  readonly #releases = new TickBatch<ReleaseCall, void>(
+    (calls) => this.#releaseBatch(calls),
+    (call) => call.requestId,
+  );
 
   /** Limits kept by `options.redis` under `options.prefix`. */
   constructor(options: RedisLimitsOptions) {
@@ -116,53 +136,70 @@ export class RedisLimits implements LimitsBackend {
     this.#scripts = this.#redis as unknown as Scripted;
   }
 
-  /** One round trip: checks every limit of key and team and takes the holds. */
-  async admit(call: AdmitCall): Promise<AdmitReply> {
-    const args = this.#keysOf(call.scopes);
-    // The script's ARGV[2] (`redis_scripts.ts`): strings where it stores the caller's text.
-    const rest: Arg[] = [
-      call.now,
-      call.leaseMs,
-      String(call.tokens ?? -1),
-      String(call.reservation),
-      call.scopes.length,
-      call.peek ? "1" : "0",
-      SPENT_TTL_MS,
-    ];
-    for (const scope of call.scopes) {
-      const budget = scope.budget;
-      rest.push(
-        scope.rpm ?? -1,
-        scope.tpm ?? -1,
-        scope.maxParallel ?? -1,
-        budget ? String(budget.usd) : -1,
-        fieldOf(budget),
-        budget?.loaded === undefined ? "" : String(budget.loaded),
-      );
-    }
-    args.push(call.requestId, JSON.stringify(rest));
-    const reply = await this.#bound(this.#scripts.gatehouseAdmit(...args));
-    const raw = JSON.parse(String(reply)) as RawReply;
-    if (raw.load !== undefined) return { kind: "load", scopes: raw.load };
-    const figures = figuresOf(raw.f);
-    if (raw.r !== undefined) return { kind: "refused", refused: refusedOf(raw.r), figures };
-    const others = Array.isArray(raw.o) ? raw.o.map((o) => o < 0 ? null : o) : [];
-    return { kind: "admitted", figures, others };
+  /** Checks every limit of key and team and takes the holds: one script call for every
+   * admission of this turn of the event loop (`redis_admit_script.ts`). */
+  admit(call: AdmitCall): Promise<AdmitReply> {
+    return this.#admits.add(call);
   }
 
-  /** One round trip: ends the hold, settles the tpm entry and adds the cost to settled. */
-  async release(call: ReleaseCall): Promise<void> {
-    const args = this.#keysOf(call.scopes);
-    const rest: Arg[] = [
-      call.now,
-      String(Math.round(call.tokens)),
-      String(call.cost),
-      call.scopes.length,
-      SPENT_TTL_MS,
-    ];
-    for (const scope of call.scopes) rest.push(scope.tpm ? "1" : "0", fieldOf(scope.budget));
-    args.push(call.requestId, JSON.stringify(rest));
-    await this.#bound(this.#scripts.gatehouseRelease(...args));
+  /** Ends the holds, settles the tpm entries and adds the cost to settled: one script call for
+   * every release of this turn of the event loop. */
+  release(call: ReleaseCall): Promise<void> {
+    return this.#releases.add(call);
+  }
+
+  async #admitBatch(calls: AdmitCall[]): Promise<AdmitReply[]> {
+    const keys = this.#batchKeys();
+    // The script's ARGV[1] (`redis_admit_script.ts`): strings where it stores the caller's text.
+    const args: unknown[] = [SPENT_TTL_MS];
+    for (const call of calls) {
+      const scopes = call.scopes.map((scope) => {
+        const budget = scope.budget;
+        return [
+          keys.indexOf(scope),
+          scope.rpm ?? -1,
+          scope.tpm ?? -1,
+          scope.maxParallel ?? -1,
+          budget ? String(budget.usd) : -1,
+          fieldOf(budget),
+          budget?.loaded === undefined ? "" : String(budget.loaded),
+        ];
+      });
+      args.push([
+        call.requestId,
+        call.now,
+        call.leaseMs,
+        String(call.tokens ?? -1),
+        String(call.reservation),
+        call.peek ? "1" : "0",
+        scopes,
+      ]);
+    }
+    const reply = await this.#bound(
+      this.#scripts.gatehouseAdmit(...keys.args(), JSON.stringify(args)),
+    );
+    return (JSON.parse(String(reply)) as RawReply[]).map(replyOf);
+  }
+
+  async #releaseBatch(calls: ReleaseCall[]): Promise<void[]> {
+    const keys = this.#batchKeys();
+    const args: unknown[] = [SPENT_TTL_MS];
+    for (const call of calls) {
+      const scopes = call.scopes.map((scope) => [
+        keys.indexOf(scope),
+        scope.tpm ? "1" : "0",
+        fieldOf(scope.budget),
+      ]);
+      args.push([
+        call.requestId,
+        call.now,
+        String(Math.round(call.tokens)),
+        String(call.cost),
+        scopes,
+      ]);
+    }
+    await this.#bound(this.#scripts.gatehouseRelease(...keys.args(), JSON.stringify(args)));
+    return calls.map(() => undefined);
   }
 
   /** One round trip: raises the hold to the spend so far; answers everyone else's. */
@@ -217,20 +254,46 @@ export class RedisLimits implements LimitsBackend {
     return `${this.#prefix}${scope.kind}:${scope.id}:`;
   }
 
-  /** The script's key count and keys: the six of each scope, in the layout of
-   * `redis_scripts.ts` (made once per scope and kept). */
+  /** The six keys of `scope`, in the layout of `redis_scripts.ts` (made once per scope and
+   * kept). */
+  #keysOfScope(scope: ScopeId): string[] {
+    const base = this.#base(scope);
+    let keys = this.#keyNames.get(base);
+    if (keys === undefined) {
+      if (this.#keyNames.size >= MAX_KEY_NAMES) this.#keyNames.clear();
+      keys = KEY_SUFFIXES.map((suffix) => `${base}${suffix}`);
+      this.#keyNames.set(base, keys);
+    }
+    return keys;
+  }
+
+  /** The script's key count and keys: the six of each scope. */
   #keysOf(scopes: ScopeId[]): Arg[] {
     const args: Arg[] = [scopes.length * 6];
-    for (const scope of scopes) {
-      const base = this.#base(scope);
-      let keys = this.#keyNames.get(base);
-      if (keys === undefined) {
-        if (this.#keyNames.size >= MAX_KEY_NAMES) this.#keyNames.clear();
-        keys = KEY_SUFFIXES.map((suffix) => `${base}${suffix}`);
-        this.#keyNames.set(base, keys);
-      }
-      for (const key of keys) args.push(key);
-    }
+    for (const scope of scopes) args.push(...this.#keysOfScope(scope));
     return args;
+  }
+
+  /** The scopes of a batch, each once: `indexOf` numbers them from 1 as the scripts do, `args`
+   * gives the key count and keys. */
+  #batchKeys(): { indexOf(scope: ScopeId): number; args(): Arg[] } {
+    const index = new Map<string, number>();
+    const keys: Arg[] = [0];
+    return {
+      indexOf: (scope) => {
+        const base = this.#base(scope);
+        let i = index.get(base);
+        if (i === undefined) {
+          i = index.size + 1;
+          index.set(base, i);
+          keys.push(...this.#keysOfScope(scope));
+        }
+        return i;
+      },
+      args: () => {
+        keys[0] = index.size * 6;
+        return keys;
+      },
+    };
   }
 }

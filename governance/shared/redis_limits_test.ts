@@ -42,6 +42,35 @@ redisTest(
   },
 );
 
+redisTest("redis: the admissions and releases of one turn go as one command each", async (made) => {
+  const client = made.redis!.client;
+  const governor = new SharedGovernor({ backend: made.backend, store: fakeLedger(() => 1) });
+  const key = keyWith({ rpm: 100, tpm: 100_000, maxParallel: 8, budgetUsd: 10 }, {
+    id: "t",
+    policy: { rpm: 100, budgetUsd: 50 },
+  });
+  (await governor.admit(requestOf(key, model))).release(spentOf({}, 0)); // loads, scripts
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  const seen = countCommands(client);
+  const admissions = await Promise.all(
+    Array.from({ length: 8 }, () => governor.admit(requestOf(key, model, { maxTokens: 10 }))),
+  );
+  assert.deepEqual(seen.names, ["evalsha"]);
+  // The eighth took the last parallel slot: the ninth, in a turn of its own, is refused.
+  await assert.rejects(Promise.resolve(governor.admit(requestOf(key, model))), /max_parallel/);
+  for (const admission of admissions) admission.release(spentOf({ outputTokens: 5 }, 0.01));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(seen.names, ["evalsha", "evalsha", "evalsha"]);
+  // Every slot came back: eight more fit, again in one command.
+  const again = await Promise.all(
+    Array.from({ length: 8 }, () => governor.admit(requestOf(key, model, { maxTokens: 10 }))),
+  );
+  assert.equal(seen.names.length, 4);
+  for (const admission of again) admission.release(spentOf({}, 0));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  governor.close();
+});
+
 backendTest(
   "tpm: an entry settled at 0 tokens leaves the window without failing the next call",
   async (made) => {

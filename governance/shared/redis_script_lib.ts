@@ -4,7 +4,7 @@
  *
  * Window TTLs. A window key (`rpm`, `tpm`, `tpmt`) gets `WINDOW_TTL` (2 windows + 30 s) only when
  * an entry is written while the window was empty or with a time in a newer 30 s step than the
- * newest entry before it (`refresh_window`), not at every write. Why that is as safe as the
+ * newest entry before it (`new_step`), not at every write. Why that is as safe as the
  * former 2 windows after every write: entry times only grow within a window (each is at least
  * the newest before it), so by induction the newest entry `n` of a live window is in the same
  * step as the entry `r` of the last refresh: `n < r + 30 s`. An entry matters until a clock
@@ -48,11 +48,10 @@ local function newest(z)
   if #r == 0 then return nil end
   return tonumber(r[2])
 end
--- After writing an entry of time t into a window whose newest entry was prev (nil: empty).
-local function refresh_window(prev, t, a, b)
-  if prev and math.floor(prev / STEP) == math.floor(t / STEP) then return end
-  redis.call('PEXPIRE', a, WINDOW_TTL)
-  if b then redis.call('PEXPIRE', b, WINDOW_TTL) end
+-- Whether writing an entry of time t into a window whose newest entry was prev (nil: empty)
+-- refreshes the window's TTL.
+local function new_step(prev, t)
+  return not (prev and math.floor(prev / STEP) == math.floor(t / STEP))
 end
 -- Prunes a tpm window, its newest entry read first (the admission needs it anyway): sets
 -- s.ttpm (newest, false when empty), s.used (tokens left) and s.dirty when the stored '_sum'
@@ -85,11 +84,13 @@ local function put_sum(s)
   if s.dirty then redis.call('HSET', s.th, '_sum', int(s.used)) end
   s.dirty = false
 end
+-- Answers '_at' after the call.
 local function spent_touch(key, at, now, ttl)
   at = tonumber(at)
-  if at and now >= at and now < at + SPENT_EVERY then return end
+  if at and now >= at and now < at + SPENT_EVERY then return at end
   redis.call('HSET', key, '_at', int(now))
   redis.call('PEXPIRE', key, ttl + 2 * SPENT_EVERY)
+  return now
 end
 -- The settled spend of field (nil when not loaded), its TTL refreshed when due.
 local function spent_get(key, field, now, ttl)
