@@ -1,6 +1,7 @@
 /**
  * `deno task bench`: starts a fake upstream, a minimal Deno proxy and gatehouse as separate
- * processes on loopback ports, measures every scenario against each target at concurrency 1 and
+ * processes on loopback ports (and, for the JSON passthrough scenarios, Portkey's gateway on Node,
+ * installed on first use: `portkey.ts`; skipped with the reason when Node is missing), measures every scenario against each target at concurrency 1 and
  * 32 with `wrk` (an external load generator, `wrk_load.ts`; `--generator=fetch` for the
  * in-process one, also used when wrk is not installed: apt-get install wrk), prints the tables and the PASS/MISS target checks, and writes bench/results/latest.json.
  * Every scenario is first run against every target (the warm-up), so no measurement sees code

@@ -69,6 +69,13 @@ async function prepare(
     const load = (request: TargetRequest) => ({ ...request, maxRequests: settings.maxRequests });
     for (const target of scenario.targets) {
       const request = targetRequest(targets, scenario, target);
+      const server = serverOf(targets, target);
+      if (request === null || server === null) {
+        const why = "skipped" in targets.portkey ? targets.portkey.skipped : "not running";
+        const note = `${scenario.label} / ${target}: not measured: ${why}`;
+        if (!notes.includes(note)) notes.push(note);
+        continue;
+      }
       const { problems, warnings, headers } = await validate(request, scenario);
       if (warnings) notes.push(`${scenario.label} / ${target}: x-gatehouse-warnings ${warnings}`);
       if (target === "gatehouse" || target === "policied") {
@@ -79,12 +86,12 @@ async function prepare(
         console.log(`  ${scenario.id} ${target}: NOT MEASURED — ${problems.join("; ")}`);
         continue;
       }
-      ready.push({ target, request: load(request), pid: serverOf(targets, target).pid });
+      ready.push({ target, request: load(request), pid: server.pid });
     }
     const baseline = SCENARIOS.find((s) => s.id === scenario.baseline);
     if (baseline && ready.length > 0) {
       const request = targetRequest(targets, baseline, "proxy");
-      if ((await validate(request, baseline)).problems.length === 0) {
+      if (request !== null && (await validate(request, baseline)).problems.length === 0) {
         ready.unshift({ target: "proxy", request: load(request), pid: targets.proxy.pid });
       }
     }
@@ -129,7 +136,9 @@ async function checkUsage(
 /** Measures every (scenario, target) pair: validate and warm up all of them, then measure each
  * scenario at each concurrency, `settings.rounds` times over. */
 export async function measureAll(settings: Settings): Promise<MeasuredRun> {
-  const targets = await startTargets();
+  const targets = await startTargets(
+    settings.scenarios.some((scenario) => scenario.targets.includes("portkey")),
+  );
   const slices = new Map<string, LoadSamples[]>();
   const cpu = new Map<string, number>();
   const id = (m: Measurement) => `${m.scenario} ${m.target} ${m.concurrency}`;
@@ -140,7 +149,11 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
     console.log(
       `upstream ${targets.upstream.url}, proxy ${targets.proxy.url}, ` +
         `gatehouse ${targets.gateway.url}, gatehouse with everything on ` +
-        `${targets.policiedGateway.url}\n`,
+        `${targets.policiedGateway.url}, ` +
+        ("skipped" in targets.portkey
+          ? `Portkey not running: ${targets.portkey.skipped}`
+          : `${targets.portkey.name} ${targets.portkey.url}`) +
+        "\n",
     );
     const prepared = await prepare(targets, settings, failures, notes);
     // Every process's code must be hot before the first measurement, whichever scenario comes

@@ -28,6 +28,10 @@ export const profileScenario: FocusedRun = async (
   const targets = await startTargets();
   try {
     const request = targetRequest(targets, scenario, target);
+    if (request === null) {
+      console.log(`${scenario.id}: ${target} is not running`);
+      return 1;
+    }
     const { problems } = await validate(request, scenario);
     if (problems.length > 0) {
       console.log(`${scenario.id}: the first request failed: ${problems.join("; ")}`);

@@ -120,6 +120,7 @@ export function throughputRows(latest: LatestFile): ThroughputRow[] {
         proxy: cellOf(find(base, "proxy", concurrency)),
         gatehouse: cellOf(gatehouse),
         everythingOn: cellOf(find(scenario.id, "policied", concurrency)),
+        portkey: cellOf(find(scenario.id, "portkey", concurrency)),
       });
     }
   }

@@ -33,6 +33,13 @@ const latest: LatestFile = {
     },
     { scenario: "chat-json", target: "policied", concurrency: 32, result: result(5000, 6) },
     {
+      scenario: "chat-json",
+      target: "portkey",
+      concurrency: 32,
+      result: result(1000, 30),
+      cpuUsPerRequest: 880.4,
+    },
+    {
       scenario: "messages-json-to-chat",
       target: "gatehouse",
       concurrency: 32,
@@ -53,6 +60,8 @@ Deno.test("publishData: a translated row takes its baseline's direct and proxy",
   assert.equal(translated!.kind, "translated");
   assert.equal(translated!.proxy?.rps, 8000, "the chat JSON proxy is its baseline");
   assert.equal(translated!.everythingOn, null);
+  assert.deepEqual(chat!.portkey, { rps: 1000, cpuUs: 880.4, p50Ms: 30, p99Ms: 90 });
+  assert.equal(translated!.portkey, null, "Portkey runs the JSON passthrough scenarios only");
   assert.deepEqual(data.deployments, []);
   assert.deepEqual(data.checks, latest.checks);
 });

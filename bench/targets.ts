@@ -7,6 +7,7 @@
  */
 import { type ChildServer, startChild } from "./processes.ts";
 import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
+import { installPortkey, portkeyHeaders, startPortkey } from "./portkey.ts";
 
 /** The running targets. */
 export interface Targets {
@@ -19,12 +20,29 @@ export interface Targets {
   policiedGateway: ChildServer;
   /** Its key with every policy set (`policies.ts`). */
   policiedKey: string;
+  /** Portkey's gateway, or why it is not running (not asked for, no Node, install failed). */
+  portkey: ChildServer | { skipped: string };
   stop(): Promise<void>;
 }
 
-/** Starts the fake upstream, then the proxy and gatehouse in front of it. */
-export async function startTargets(): Promise<Targets> {
+/** Portkey's gateway when it can run, else why not. */
+async function portkeyTarget(): Promise<ChildServer | { skipped: string }> {
+  const installed = await installPortkey();
+  if ("skipped" in installed) return installed;
+  try {
+    return await startPortkey(installed.script);
+  } catch (error) {
+    return { skipped: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Starts the fake upstream, then the proxy and gatehouse in front of it, and Portkey's gateway
+ * when `withPortkey`. */
+export async function startTargets(withPortkey = false): Promise<Targets> {
   const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+  const portkey = withPortkey
+    ? await portkeyTarget()
+    : { skipped: "not asked for (only the JSON passthrough scenarios run through Portkey)" };
   const started = await Promise.allSettled([
     startChild("minimal proxy", "bench/minimal_proxy.ts", [upstream.url]),
     startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], {
@@ -38,6 +56,7 @@ export async function startTargets(): Promise<Targets> {
   const running = [upstream, ...started.flatMap((s) => s.status === "fulfilled" ? [s.value] : [])];
   const stop = async () => {
     await Promise.all(running.map((child) => child.stop()));
+    if (!("skipped" in portkey)) await portkey.stop();
   };
   const failed = started.find((s) => s.status === "rejected");
   if (failed) {
@@ -55,7 +74,7 @@ export async function startTargets(): Promise<Targets> {
     await stop();
     throw new Error("gatehouse did not announce its API keys");
   }
-  return { upstream, proxy, gateway, key, policiedGateway, policiedKey, stop };
+  return { upstream, proxy, gateway, key, policiedGateway, policiedKey, portkey, stop };
 }
 
 /** What one scenario sends to one target. */
@@ -66,33 +85,48 @@ export interface TargetRequest {
 }
 
 /** The process that serves `target`'s requests, whose CPU time is the target's: the fake
- * upstream for `direct`, the proxy, or the gatehouse process of the key. */
-export function serverOf(targets: Targets, target: Target): ChildServer {
-  const servers: Record<Target, ChildServer> = {
-    direct: targets.upstream,
-    proxy: targets.proxy,
-    gatehouse: targets.gateway,
-    policied: targets.policiedGateway,
-  };
-  return servers[target];
+ * upstream for `direct`, the proxy, the gatehouse process of the key, or Portkey's Node process;
+ * null for Portkey when it is not running. */
+export function serverOf(targets: Targets, target: Target): ChildServer | null {
+  switch (target) {
+    case "direct":
+      return targets.upstream;
+    case "proxy":
+      return targets.proxy;
+    case "gatehouse":
+      return targets.gateway;
+    case "policied":
+      return targets.policiedGateway;
+    case "portkey":
+      return "skipped" in targets.portkey ? null : targets.portkey;
+  }
 }
 
 /** The request `scenario` sends to `target`: gatehouse gets the public model id and one of its
- * keys, direct and proxy runs the upstream id (the same body gatehouse forwards). */
-export function targetRequest(targets: Targets, scenario: Scenario, target: Target): TargetRequest {
+ * keys, direct, proxy and Portkey the upstream id (the same body gatehouse forwards); Portkey
+ * also its routing headers. Null when the target is not running. */
+export function targetRequest(
+  targets: Targets,
+  scenario: Scenario,
+  target: Target,
+): TargetRequest | null {
   const client = "sk-bench-client";
   const keys: Record<Target, string> = {
     direct: client,
     proxy: client,
     gatehouse: targets.key,
     policied: targets.policiedKey,
+    portkey: client,
   };
   const server = serverOf(targets, target);
-  const key = keys[target];
+  if (server === null) return null;
   const viaGateway = target === "gatehouse" || target === "policied";
+  const routing = target === "portkey"
+    ? portkeyHeaders(scenario.anthropicHeaders ? "anthropic" : "openai", targets.upstream.url)
+    : {};
   return {
     url: server.url + scenario.path,
-    headers: requestHeaders(scenario, key),
+    headers: { ...requestHeaders(scenario, keys[target]), ...routing },
     body: JSON.stringify(scenario.body(viaGateway ? scenario.model : scenario.upstreamModel)),
   };
 }

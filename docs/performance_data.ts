@@ -27,6 +27,9 @@ export interface ThroughputRow {
   gatehouse: Cell | null;
   /** Every governance policy on the key and its team, metrics, a JSON log line per request. */
   everythingOn: Cell | null;
+  /** Portkey's open-source gateway (`bench/portkey.ts`) on the same upstream call: the JSON
+   * passthrough scenarios; absent from publications made before it was measured. */
+  portkey?: Cell | null;
 }
 
 /** A pass/fail line of the bench against issue #19's targets. */

@@ -6,7 +6,13 @@
  * its targets, passed or missed.
  * @module
  */
-import { type Cell, type Check, PERFORMANCE, type PerformanceData } from "../performance_data.ts";
+import {
+  type Cell,
+  type Check,
+  PERFORMANCE,
+  type PerformanceData,
+  type ThroughputRow,
+} from "../performance_data.ts";
 import { code, html, type Part } from "../html.ts";
 import type { DocsPage } from "./page.ts";
 
@@ -165,6 +171,55 @@ function streamsTable(data: PerformanceData): Part {
   `;
 }
 
+/** Gatehouse and Portkey's gateway side by side, per JSON passthrough scenario: the shape of
+ * issue #19's table. */
+function portkeyTable(data: PerformanceData): Part {
+  const scenarios = [
+    ...new Set(data.throughput.filter((row) => row.portkey).map((row) => row.scenario)),
+  ];
+  if (scenarios.length === 0) return html`<p>Not measured in this publication.</p>`;
+  const row = (scenario: string, concurrency: number) =>
+    data.throughput.find((r) => r.scenario === scenario && r.concurrency === concurrency);
+  const high = Math.max(...data.throughput.map((r) => r.concurrency));
+  const targets = [
+    ["direct", (r: ThroughputRow) => r.direct],
+    ["minimal proxy", (r: ThroughputRow) => r.proxy],
+    ["gatehouse", (r: ThroughputRow) => r.gatehouse],
+    ["Portkey", (r: ThroughputRow) => r.portkey ?? null],
+  ] as const;
+  return html`
+    <table>
+      <thead>
+        <tr>
+          <th>scenario</th>
+          <th>target</th>
+          <th>c=1 p50</th>
+          <th>c=1 req/s</th>
+          <th>c=${high} req/s (× proxy)</th>
+          <th>CPU µs/req at c=${high}</th>
+        </tr>
+      </thead>
+      <tbody>${scenarios.flatMap((scenario) => {
+        const low = row(scenario, 1);
+        const top = row(scenario, high);
+        return targets.map(([name, cell]) => {
+          const one = low ? cell(low) : null;
+          const many = top ? cell(top) : null;
+          return html`
+            <tr>
+              <td>${low?.label ?? scenario}</td>
+              <td>${name}</td>
+              <td>${one ? ms(one.p50Ms) : ""}</td>
+              <td>${one ? int(one.rps) : ""}</td>
+              ${rpsCell(many, top?.proxy ?? null)} ${cpu(many)}
+            </tr>
+          `;
+        });
+      })}</tbody>
+    </table>
+  `;
+}
+
 function checksList(checks: Check[]): Part {
   return html`<ul>${
     checks.map((check) =>
@@ -199,6 +254,12 @@ export const performancePage: DocsPage = {
       ${throughputTable(data)}
       <h2 id="latency">Latency at c=1</h2>
       ${latencyTable(data)}
+      <h2 id="portkey">Against Portkey's gateway</h2>
+      <p>Portkey's open-source gateway (<code>@portkey-ai/gateway</code>, the version in
+      <code>bench/portkey.ts</code>, on Node), measured in the same turns on the same upstream
+      call, on the JSON passthrough scenarios: its streamed chat answers fail on this version
+      (HTTP 500 from its own header handling), so streams are not compared.</p>
+      ${portkeyTable(data)}
       <h2 id="checks">Against the targets</h2>
       ${checksList(data.checks)}
 
