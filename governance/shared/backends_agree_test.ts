@@ -12,7 +12,7 @@ import type { BudgetPeriod } from "../policy.ts";
 import { periodStart } from "../policy.ts";
 import type { AdmitCall, HeldScope, LimitsBackend, ReleaseCall, ScopeLimits } from "./backend.ts";
 import { MemoryLimits } from "./memory_limits.ts";
-import { redisTest } from "./test_backends.ts";
+import { redisBackend, redisTest } from "./test_backends.ts";
 import { seededRandom } from "../../core/seeded_random.ts";
 
 /** Sequences run, and operations in each (the defaults take well under a second). */
@@ -37,15 +37,21 @@ async function inOneTurn<C, R>(
   return [fromMemory, await fromRedis];
 }
 
-/** One sequence: its limits, then its operations against both backends; `grouped`: admissions
- * and releases come in groups of up to 8 made in one turn (one Redis batch each), the clock
- * moving between the calls of a group. */
+/** How a sequence sends its calls: one at a time; admissions and releases in groups of up to 8
+ * made in one turn (one Redis batch each), the clock moving forward between the calls of a
+ * group; or the same with the clock also stepping back within a group (by more than a window
+ * too). */
+type Mode = "single" | "grouped" | "clock back";
+
+/** One sequence: its limits, then its operations against the reference (which takes every call
+ * on its own) and the Redis backend. */
 async function sequence(
   seed: number,
   memory: LimitsBackend,
   redis: LimitsBackend,
-  grouped = false,
+  mode: Mode = "single",
 ) {
+  const grouped = mode !== "single";
   const rand = seededRandom(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const maybe = <T>(p: number, value: () => T): T | undefined => rand() < p ? value() : undefined;
@@ -80,12 +86,30 @@ async function sequence(
 
   for (let op = 0; op < OPERATIONS; op++) {
     const roll = rand();
-    // Within a group the clock moves by a millisecond or two, now and then past short leases.
+    // Within a group the clock moves by a millisecond or two, now and then past short leases,
+    // and now and then back (by more than a window too), then forward again past where it was.
+    let back = 0;
     const tick = () => {
       if (!grouped || rand() < 0.5) return;
-      const step = rand() < 0.9 ? int(1, 2) : int(400, 6_000);
+      const roll = rand();
+      const step = roll < 0.85
+        ? int(1, 2)
+        : roll < 0.95 || mode !== "clock back"
+        ? int(400, 6_000)
+        : back === 0
+        ? -int(1, 70_000)
+        : back + int(1, 2);
+      if (step < 0) back = -step;
+      else if (back > 0) back = Math.max(0, back - step);
       now += step;
       log.push(`advance ${step}`);
+    };
+    // A group ends with the clock past every time it used.
+    const caughtUp = () => {
+      if (back === 0) return;
+      now += back + 1;
+      log.push(`advance ${back + 1}`);
+      back = 0;
     };
     const size = () => grouped ? int(1, 8) : 1;
     if (roll < 0.42) {
@@ -107,6 +131,7 @@ async function sequence(
         log.push(`admit ${JSON.stringify(calls.at(-1))}`);
         tick();
       }
+      caughtUp();
       const [as, bs] = await inOneTurn(calls, (c) => memory.admit(c), (c) => redis.admit(c));
       same(as, bs, "admit");
       for (const [n, call] of calls.entries()) {
@@ -143,6 +168,7 @@ async function sequence(
         log.push(`release ${JSON.stringify(calls.at(-1))}`);
         tick();
       }
+      caughtUp();
       await inOneTurn(calls, (c) => memory.release(c), (c) => redis.release(c));
     } else if (roll < 0.77 && live.length > 0) {
       const held = live[int(0, live.length - 1)]!;
@@ -181,7 +207,22 @@ redisTest(
   "a batch of calls made in one turn answers each as if it had been sent alone",
   async (made) => {
     for (let seed = 1; seed <= SEQUENCES; seed++) {
-      await sequence(seed, new MemoryLimits(), made.backend, true);
+      await sequence(seed, new MemoryLimits(), made.backend, "grouped");
     }
   },
 );
+
+// With the clock going back the reference is Redis itself, one call at a time: the memory
+// backend keeps leases and spend the scripts have already expired or pruned at a later time.
+redisTest("a batch answers as the scripts do one call at a time, the clock going back too", async (
+  made,
+) => {
+  const alone = await redisBackend();
+  try {
+    for (let seed = 1; seed <= SEQUENCES; seed++) {
+      await sequence(seed, alone.backend, made.backend, "clock back");
+    }
+  } finally {
+    await alone.close();
+  }
+});

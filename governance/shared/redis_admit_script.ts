@@ -8,14 +8,16 @@
  * What a batch saves, and why each answer stays the one a call of its own would have got:
  * - **Reads once per clock reading.** A scope's leases are expired and its windows pruned at a
  *   request's `now`; a later request of the batch at the same or an earlier `now` finds nothing
- *   more to expire or prune (the entries the batch wrote are newer), so it reuses what the
- *   script already knows: the counts, the newest entries, the settled spend and the holds,
- *   which the script keeps up to date with its own writes. A later `now` reads again.
+ *   more to expire or prune, so it reuses what the script already knows: the counts, the newest
+ *   entries, the settled spend and the holds, which the script keeps up to date with its own
+ *   writes. A later `now` reads again, and so does one that a lease or window entry the batch
+ *   wrote has already passed (a clock that went back by more than a lease or a window).
  * - **Writes merged.** A scope's writes (lease, window entries, tokens, holds) wait in lists and
  *   go out as one ZADD or HSET per key, before anything reads that scope from Redis again and
  *   at the end.
- * - **Request ids are new.** The governor makes one per request and admits it once (a "load"
- *   reply took nothing), and the batcher never puts one id twice in a batch, so every entry a
+ * - **Hold ids are new.** The governor makes one per admission (`shared_governor.ts`: the
+ *   request id, which a client may choose, made unique) and sends it again only after a "load"
+ *   reply, which took nothing; the batcher never puts one id twice in a batch. So every entry a
  *   request writes is counted as added.
  *
  * KEYS: six per scope of the batch (`redis_scripts.ts` has the layout). ARGV[1]: JSON
@@ -110,9 +112,9 @@ end
 -- The rpm window pruned at now; the newest entry read first: an empty or wholly expired window
 -- needs no prune and no count.
 local function rpm_at(s, now)
-  if s.trpm_at and now <= s.trpm_at then return end
+  if s.trpm_at and now <= s.trpm_at and now - WINDOW < s.minrpm then return end
   flush(s)
-  s.trpm_at = now
+  s.trpm_at, s.minrpm = now, math.huge
   local t = newest(s.rpm)
   if t and t > now - WINDOW then
     local removed = redis.call('ZREMRANGEBYSCORE', s.rpm, '-inf', now - WINDOW)
@@ -125,9 +127,9 @@ local function rpm_at(s, now)
 end
 
 local function tpm_at(s, now)
-  if s.ttpm_at and now <= s.ttpm_at then return end
+  if s.ttpm_at and now <= s.ttpm_at and now - WINDOW < s.mintpm then return end
   flush(s)
-  s.ttpm_at = now
+  s.ttpm_at, s.mintpm = now, math.huge
   prune_tokens(s, now)
 end
 
@@ -236,6 +238,7 @@ local function take(R, q, now, tokens, reservation)
       local t = math.max(now, prev or now)
       n = #s.wrpm
       s.wrpm[n + 1], s.wrpm[n + 2] = t, id
+      s.minrpm = math.min(s.minrpm, t)
       -- the count is known (the rpm check read it): trim only past the limit
       local count = rpm_count(s) + 1
       if count > s.lrpm then
@@ -253,6 +256,7 @@ local function take(R, q, now, tokens, reservation)
       local t = math.max(now, prev or now)
       n = #s.wtz
       s.wtz[n + 1], s.wtz[n + 2] = t, id
+      s.mintpm = math.min(s.mintpm, t)
       n = #s.wth
       s.wth[n + 1], s.wth[n + 2] = id, q[4]
       s.ttpm = t

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Redis } from "ioredis";
 import { fakeClock, fakeLedger, keyWith, modelWith, requestOf, spentOf } from "../testing.ts";
 import { SharedGovernor } from "./shared_governor.ts";
-import { backendTest, redisTest } from "./test_backends.ts";
+import { backendTest, redisBackend, redisTest } from "./test_backends.ts";
+import type { AdmitCall } from "./backend.ts";
 
 const model = modelWith("gpt-test", { input: 0, output: 1_000 });
 
@@ -98,5 +99,39 @@ backendTest(
     admission.release(spentOf({}, 0));
     await settle();
     governor.close();
+  },
+);
+
+redisTest(
+  "redis: a window entry written at a clock a window behind leaves it for a later call of the batch",
+  async (made) => {
+    const alone = await redisBackend();
+    try {
+      const at = Date.UTC(2026, 10, 3, 12);
+      const call = (requestId: string, now: number, peek = false): AdmitCall => ({
+        requestId,
+        now,
+        leaseMs: 30_000,
+        tokens: 100,
+        reservation: 0,
+        scopes: [{ kind: "key", id: "k", rpm: 5, tpm: 1_000 }],
+        peek,
+      });
+      // The second call's clock is 61 s behind: its entries are out of the window at the first
+      // call's time, where the third call reads the window again.
+      const calls = [call("a", at, true), call("b", at - 61_000), call("c", at, true)];
+      const batched = await Promise.all(calls.map((c) => made.backend.admit(c)));
+      const oneByOne = [];
+      for (const c of calls) oneByOne.push(await alone.backend.admit(c));
+      assert.deepEqual(batched, oneByOne);
+      const third = batched[2]!;
+      assert.equal(third.kind, "admitted");
+      if (third.kind === "admitted") {
+        assert.equal(third.figures[0]!.requests?.count, 0);
+        assert.equal(third.figures[0]!.tokens?.used, 0);
+      }
+    } finally {
+      await alone.close();
+    }
   },
 );

@@ -47,6 +47,7 @@ export interface WatchedBudget {
 
 /** See the module doc. */
 export class SharedAdmission implements Admission {
+  /** The hold's id in the backend: the request id made unique per admission. */
   readonly requestId: string;
   readonly headers?: Record<string, string>;
   readonly inputEstimate: number;

@@ -71,6 +71,11 @@ const LOAD_REUSE_MS = 1_000;
 /** Admit calls for one request at most: the first may ask for a load, the second sets it. */
 const MAX_CALLS = 3;
 
+/** This isolate's part of every hold id (worker threads and instances each draw their own), and
+ * the count of holds it made (shared by every governor of the isolate). */
+const HOLD_TAG = crypto.randomUUID().slice(0, 8);
+let holdsMade = 0;
+
 /** See the module doc. */
 export class SharedGovernor implements Admitter, AdmissionHost {
   readonly backend: LimitsBackend;
@@ -156,7 +161,9 @@ export class SharedGovernor implements Admitter, AdmissionHost {
     const now = this.#now();
     const expected = expectedUse(request.model, request.route, request.body, request.bodyBytes);
     const call: AdmitCall = {
-      requestId: request.requestId,
+      // Its own id per admission: the request id is the client's `x-request-id` when it sent
+      // one, and two requests sharing one would share one entry in every window and lease.
+      requestId: `${request.requestId}~${HOLD_TAG}${(++holdsMade).toString(36)}`,
       now,
       leaseMs: this.#leaseMs,
       tokens: request.route === IMAGES_ROUTE ? null : expected.inputTokens,
@@ -186,7 +193,7 @@ export class SharedGovernor implements Admitter, AdmissionHost {
     const headers = admissionHeaders(request.route, parts, reply.figures, now);
     const admission = new SharedAdmission(
       this,
-      request.requestId,
+      call.requestId,
       scopes,
       budgets,
       expected.reservationUsd,

@@ -48,6 +48,31 @@ backendTest("shared: rpm 10 across two instances admits exactly 10 of 30", async
   b.close();
 });
 
+backendTest(
+  "shared: requests sharing a client's x-request-id are each counted and held",
+  async (made) => {
+    const { a, b } = twoInstances(made);
+    const key = keyWith({ rpm: 3, maxParallel: 2, budgetUsd: 10 });
+    const same = () => ({ ...requestOf(key, model, { maxTokens: 1_000 }), requestId: "req-mine" });
+    const first = (await attempt(a, same())).admission!;
+    // Same turn, same instance; then another instance: each is a request of its own.
+    const [second, third] = await Promise.all([attempt(a, same()), attempt(b, same())]);
+    assert.ok(second.admission, "the second is admitted");
+    assert.equal(third.error?.status, 429, "max_parallel 2: the third waits for a slot");
+    assert.match(third.error!.message, /max_parallel/);
+    first.release(spentOf({ outputTokens: 10 }, 0.01));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // One slot back; the ending of one did not end the other's hold.
+    const fourth = (await attempt(b, same())).admission!;
+    assert.ok(fourth, "a slot came back");
+    assert.equal((await attempt(a, same())).error?.status, 429, "rpm 3 reached");
+    second.admission!.release(spentOf({}, 0));
+    fourth.release(spentOf({}, 0));
+    a.close();
+    b.close();
+  },
+);
+
 backendTest("shared: max_parallel counts in-flight requests of both instances", async (made) => {
   const { a, b } = twoInstances(made);
   const team = { id: "t1", policy: { maxParallel: 3 } };
