@@ -207,7 +207,8 @@ local function refusal(R, tokens, reservation, now)
       if count >= s.lrpm then
         flush(s)
         local r = redis.call('ZRANGE', s.rpm, count - s.lrpm, count - s.lrpm, 'WITHSCORES')
-        local wait = tonumber(r[2]) + WINDOW - now
+        -- no entry there only if the count were wrong: then the window has room
+        local wait = r[2] and tonumber(r[2]) + WINDOW - now or 0
         if wait > 0 then return { 'rpm', i - 1, wait } end
       end
     end

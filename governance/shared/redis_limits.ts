@@ -115,14 +115,18 @@ export class RedisLimits implements LimitsBackend {
   readonly #deadlines: CallDeadlines | null;
   /** The keys of each scope by its base, so a call does not build six strings per scope. */
   readonly #keyNames = new Map<string, string[]>();
-  readonly #admits = new TickBatch<AdmitCall, AdmitReply>(
-    (calls) => this.#admitBatch(calls),
-    (call) => call.requestId,
-  );
   readonly #releases = new TickBatch<ReleaseCall, void>(
     (calls) => this.#releaseBatch(calls),
     (call) => call.requestId,
   );
+  /** A turn's releases go before its admissions, so a slot or dollars freed in the turn count
+   * for the admissions of the same turn. Peeks all have the id "": each is its own. */
+  readonly #admits = new TickBatch<AdmitCall, AdmitReply>(
+    (calls) => this.#admitBatch(calls),
+    (call) => call.peek ? `peek ${++this.#peeks}` : call.requestId,
+    () => this.#releases.flush(),
+  );
+  #peeks = 0;
 
   /** Limits kept by `options.redis` under `options.prefix`. */
   constructor(options: RedisLimitsOptions) {

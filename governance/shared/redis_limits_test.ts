@@ -72,6 +72,22 @@ redisTest("redis: the admissions and releases of one turn go as one command each
   governor.close();
 });
 
+redisTest("redis: a turn's releases go before its admissions", async (made) => {
+  const client = made.redis!.client;
+  const governor = new SharedGovernor({ backend: made.backend, store: fakeLedger(() => 1) });
+  const key = keyWith({ maxParallel: 1 });
+  const first = await governor.admit(requestOf(key, model));
+  const seen = countCommands(client);
+  // In one turn: an admission asked first, the only slot's release second.
+  const next = governor.admit(requestOf(key, model));
+  first.release(spentOf({}, 0));
+  const admitted = await next;
+  assert.deepEqual(seen.names, ["evalsha", "evalsha"]);
+  admitted.release(spentOf({}, 0));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  governor.close();
+});
+
 backendTest(
   "tpm: an entry settled at 0 tokens leaves the window without failing the next call",
   async (made) => {

@@ -25,22 +25,30 @@ export class TickBatch<C, R> {
   #ids = new Set<string>();
   #scheduled = false;
 
+  readonly #before: () => void;
+
   /** `run` answers a batch, one answer per call in order; `idOf` names a call's request: a
-   * request already in the batch starts a new one (the scripts take each request once). */
-  constructor(run: (calls: C[]) => Promise<R[]>, idOf: (call: C) => string) {
+   * request already in the batch starts a new one (the scripts take each request once);
+   * `before` runs right before each batch (another batcher's {@link flush}, to go first). */
+  constructor(
+    run: (calls: C[]) => Promise<R[]>,
+    idOf: (call: C) => string,
+    before: () => void = () => {},
+  ) {
     this.#run = run;
     this.#idOf = idOf;
+    this.#before = before;
   }
 
   /** `call`'s answer, once its batch has run. */
   add(call: C): Promise<R> {
     const id = this.#idOf(call);
-    if (this.#ids.has(id) || this.#calls.length >= MAX_BATCH) this.#flush();
+    if (this.#ids.has(id) || this.#calls.length >= MAX_BATCH) this.flush();
     if (!this.#scheduled) {
       this.#scheduled = true;
       nextTick(() => {
         this.#scheduled = false;
-        this.#flush();
+        this.flush();
       });
     }
     this.#ids.add(id);
@@ -48,7 +56,9 @@ export class TickBatch<C, R> {
     return new Promise<R>((resolve, reject) => this.#waiting.push({ resolve, reject }));
   }
 
-  #flush(): void {
+  /** Runs the calls waiting now as one batch (the turn's end does it otherwise). */
+  flush(): void {
+    this.#before();
     if (this.#calls.length === 0) return;
     const calls = this.#calls;
     const waiting = this.#waiting;

@@ -63,3 +63,21 @@ Deno.test("tick batch: a call left without an answer is rejected, naming the cou
   assert.equal(second?.status, "rejected");
   assert.match(String((second as PromiseRejectedResult).reason), /a batch of 2 got 1 answers/);
 });
+
+Deno.test("tick batch: `before` runs another batcher's calls first, whichever came first", async () => {
+  const order: string[] = [];
+  const releases = new TickBatch<string, string>((calls) => {
+    order.push(`releases ${calls.join(",")}`);
+    return Promise.resolve(calls);
+  }, (call) => call);
+  const admits = new TickBatch<string, string>(
+    (calls) => {
+      order.push(`admits ${calls.join(",")}`);
+      return Promise.resolve(calls);
+    },
+    (call) => call,
+    () => releases.flush(),
+  );
+  await Promise.all([admits.add("a"), releases.add("x"), admits.add("b"), releases.add("y")]);
+  assert.deepEqual(order, ["releases x,y", "admits a,b"]);
+});
