@@ -123,3 +123,16 @@ export function summarize(profile: CpuProfile): { functions: Hotspot[]; files: H
     [...map.values()].sort((a, b) => b.selfMs - a.selfMs);
   return { functions: bySelf(functions), files: bySelf(files) };
 }
+
+/** Writes `profile` to `file` and prints where the time went: the top functions and files by
+ * self time. */
+export async function writeProfile(profile: CpuProfile, file: string): Promise<void> {
+  await Deno.writeTextFile(file, JSON.stringify(profile));
+  const { functions, files } = summarize(profile);
+  const line = (h: Hotspot) =>
+    `  ${h.selfMs.toFixed(0).padStart(7)} ${h.totalMs.toFixed(0).padStart(7)}  ${h.name}`;
+  console.log(`CPU profile ${file}: self and total ms\nfunctions:`);
+  for (const h of functions.slice(0, 30)) console.log(line(h));
+  console.log("files:");
+  for (const h of files.slice(0, 20)) console.log(line(h));
+}

@@ -35,7 +35,8 @@
  *                                         (ratios, CPU µs per request, per-core cost, 2 workers
  *                                         against 1), Redis commands per request, ledger rows/s;
  *                                         writes bench/results/scale.json (--seconds=10,
- *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000)
+ *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000,
+ *                                         --cpu-profile=PREFIX)
  *   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:
  *                                         completion, chunk gaps, RSS (`streams/main.ts`)
  *   deno task bench --publish             writes docs/performance.json (the docs' Performance

@@ -48,14 +48,14 @@ export interface GatewayProcess extends StartupOutput {
 /** Variables of the driver's environment the child needs to find Deno's cache and tools. */
 const PASSED_THROUGH = ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"];
 
-/** Starts `main.ts` with `args` and exactly `env` (plus PATH, HOME and Deno's cache location),
- * and resolves once it listens; rejects with its output when it exits first or takes over
+/** Starts `main.ts` with `args` (and `runtimeFlags` before it, `--inspect=…` say) and exactly
+ * `env` (plus PATH, HOME and Deno's cache location), and resolves once it listens; rejects with its output when it exits first or takes over
  * `timeoutMs`. */
 export async function startGateway(
   args: string[],
   env: Record<string, string>,
   timeoutMs = 60_000,
-  options: { discardStderr?: boolean } = {},
+  options: { discardStderr?: boolean; runtimeFlags?: string[] } = {},
 ): Promise<GatewayProcess> {
   const passed: Record<string, string> = {};
   for (const name of PASSED_THROUGH) {
@@ -63,7 +63,7 @@ export async function startGateway(
     if (value !== undefined) passed[name] = value;
   }
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...MAIN_FLAGS, "main.ts", ...args],
+    args: ["run", ...MAIN_FLAGS, ...options.runtimeFlags ?? [], "main.ts", ...args],
     cwd: ROOT,
     clearEnv: true,
     env: { ...passed, ...env },

@@ -16,6 +16,8 @@
  *   deno task bench --only=scale --configs=a,c    some configurations
  *   deno task bench --only=scale --seconds=5 --warmup=1 --ledger-rows=0
  *   deno task bench --only=scale --postgres=URL --redis=URL
+ *   deno task bench --only=scale --configs=c --cpu-profile=/tmp/scale   where the gateway's CPU
+ *                                                 went: /tmp/scale-c.cpuprofile, hot spots printed
  * @module
  */
 import { type ChildServer, startChild } from "../processes.ts";

@@ -8,7 +8,9 @@
  * @module
  */
 import { BENCH_KEY_ENV, BENCH_UPSTREAM_KEY, benchCatalog } from "../bench_catalog.ts";
+import { writeProfile } from "../cpu_profile.ts";
 import { usageProblems } from "../policies.ts";
+import { type Inspector, openInspector } from "../streams/inspector.ts";
 import { requestHeaders, SCENARIOS } from "../scenarios.ts";
 import { createBenchKey } from "./admin_api.ts";
 import { type BenchDatabase, createBenchDatabase } from "./databases.ts";
@@ -184,6 +186,7 @@ export async function runConfig(
   const dir = await Deno.makeTempDir({ prefix: "gatehouse_scale_" });
   let database: BenchDatabase | null = null;
   let gateway: GatewayProcess | null = null;
+  let inspector: Inspector | null = null;
   try {
     const catalog = `${dir}/catalog.json`;
     await Deno.writeTextFile(catalog, JSON.stringify(benchCatalog(upstream), null, 2));
@@ -202,18 +205,32 @@ export async function runConfig(
       env.REDIS_URL = settings.redisUrl;
     }
     const args = config.workers > 1 ? ["--workers", String(config.workers)] : [];
-    gateway = await startGateway(args, env);
+    const runtimeFlags = settings.cpuProfile === null ? [] : ["--inspect=127.0.0.1:0"];
+    gateway = await startGateway(args, env, undefined, { runtimeFlags });
     const line = /gatehouse listening on .*/.exec(gateway.output())?.[0];
     if (line !== undefined) outcome.notes.push(line);
     if (gateway.adminKey === null) throw new Error("main.ts printed no admin key on its start");
     const key = await createBenchKey(gateway.url, gateway.adminKey, config.policied);
     // Another worker sees a key made through this one within a second.
     if (config.workers > 1) await sleep(1_100);
+    if (settings.cpuProfile !== null) {
+      const address = /Debugger listening on (ws:\/\/\S+)/.exec(gateway.output())?.[1];
+      if (address === undefined) throw new Error("main.ts printed no inspector address");
+      inspector = await openInspector(address);
+      await inspector.startProfile(200);
+    }
     await measure(config, settings, baselines, gateway, key, outcome);
+    if (inspector !== null) {
+      await writeProfile(
+        await inspector.stopProfile(),
+        `${settings.cpuProfile}-${config.id}.cpuprofile`,
+      );
+    }
     await checkUsage(gateway.url, key, config.policied, outcome);
   } catch (error) {
     outcome.error = error instanceof Error ? error.message : String(error);
   } finally {
+    inspector?.close();
     if (gateway !== null) {
       const code = await gateway.stop();
       if (code !== 0) outcome.problems.push(`main.ts exited with ${code} after SIGTERM`);

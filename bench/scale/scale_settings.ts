@@ -64,6 +64,10 @@ export interface ScaleSettings {
   /** Where fresh databases are created. */
   postgresUrl: string;
   redisUrl: string;
+  /** `--cpu-profile=PREFIX`: each configuration's gateway runs with `--inspect` and its CPU
+   * profile over the measured runs goes to `PREFIX-<config>.cpuprofile`, its hot spots printed
+   * (the first thread only: with workers, the others go unseen). */
+  cpuProfile: string | null;
 }
 
 /** Reads the scale run's settings from the bench's arguments; throws a message for a bad one. */
@@ -98,5 +102,6 @@ export function parseScaleSettings(args: readonly string[]): ScaleSettings {
     ledgerRows,
     postgresUrl: value("postgres") ?? DEFAULT_POSTGRES_ADMIN_URL,
     redisUrl: value("redis") ?? "redis://127.0.0.1:6379",
+    cpuProfile: value("cpu-profile") ?? null,
   };
 }

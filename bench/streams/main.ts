@@ -32,7 +32,7 @@
  * limit (`ulimit -n`) is lower, the count is lowered to fit and the report says so.
  * @module
  */
-import { type CpuProfile, type Hotspot, summarize as hotspots } from "../cpu_profile.ts";
+import { writeProfile } from "../cpu_profile.ts";
 import { chatRequest } from "../scenarios.ts";
 import { describeMachine } from "../machine.ts";
 import {
@@ -72,18 +72,6 @@ function paddedChat(model: string, extra: number): Record<string, unknown> {
   const words = "the quick brown fox jumps over the lazy dog ";
   last.content += words.repeat(Math.ceil(extra / words.length)).slice(0, extra);
   return body;
-}
-
-/** Writes `profile` to `file` and prints where the time went. */
-async function writeProfile(profile: CpuProfile, file: string): Promise<void> {
-  await Deno.writeTextFile(file, JSON.stringify(profile));
-  const { functions, files } = hotspots(profile);
-  const line = (h: Hotspot) =>
-    `  ${h.selfMs.toFixed(0).padStart(7)} ${h.totalMs.toFixed(0).padStart(7)}  ${h.name}`;
-  console.log(`CPU profile ${file}: self and total ms\nfunctions:`);
-  for (const h of functions.slice(0, 30)) console.log(line(h));
-  console.log("files:");
-  for (const h of files.slice(0, 20)) console.log(line(h));
 }
 
 /** Prints where the sampled allocations were made. */
