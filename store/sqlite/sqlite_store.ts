@@ -22,9 +22,10 @@ import type {
   UsageReport,
   UsageSeries,
 } from "../store.ts";
-import { openDatabase } from "./open.ts";
+import { MEMORY_PATH, openDatabase } from "./open.ts";
 import { type IssuedKey, KeyRegistry } from "./key_registry.ts";
 import { UsageLedger } from "./usage.ts";
+import { WalCheckpointer } from "./wal_checkpointer.ts";
 import { UsageReports } from "./usage_report.ts";
 import { ResponseTable } from "./responses.ts";
 import { RequestLog } from "./requests.ts";
@@ -62,8 +63,11 @@ export class SqliteStore implements Store {
   readonly #reports: UsageReports;
   readonly #requests: RequestLog;
   readonly #responses: ResponseTable;
+  /** A file database's checkpoints, off the event loop; null in memory. */
+  readonly #checkpointer: WalCheckpointer | null;
 
-  /** `path` is what {@link describe} says: the file path, or `:memory:`. */
+  /** `path` is what {@link describe} says: the file path, or `:memory:`; a file's log is
+   * checkpointed by a worker once the ledger is written (`wal_checkpointer.ts`). */
   constructor(db: DatabaseSync, options: SqliteStoreOptions = {}, path = "") {
     this.#db = db;
     this.#path = path;
@@ -72,7 +76,9 @@ export class SqliteStore implements Store {
       keysCheckIntervalMs: options.keysCheckIntervalMs,
       onChanged: () => this.#changed.emit(),
     });
-    this.#usage = new UsageLedger(db);
+    const file = path !== "" && path !== MEMORY_PATH;
+    this.#checkpointer = file ? new WalCheckpointer(db, path) : null;
+    this.#usage = new UsageLedger(db, () => this.#checkpointer?.committed());
     this.#reports = new UsageReports(db, this.#usage);
     this.#requests = new RequestLog(db, this.#usage);
     this.#responses = new ResponseTable(db);
@@ -180,12 +186,15 @@ export class SqliteStore implements Store {
     return settle(() => this.#responses.load(id, keyId));
   }
 
-  /** Closes the connection; later calls are no-ops. */
-  close(): Promise<void> {
-    return settle(() => {
-      this.#usage.flush();
+  /** Writes the queued rows, stops the checkpoint worker and closes the connection; later calls
+   * are no-ops. */
+  async close(): Promise<void> {
+    try {
+      await settle(() => this.#usage.flush());
+    } finally {
+      await this.#checkpointer?.close();
       if (this.#db.isOpen) this.#db.close();
-    });
+    }
   }
 }
 

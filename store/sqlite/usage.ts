@@ -43,9 +43,12 @@ export class UsageLedger {
   #timer: ReturnType<typeof setTimeout> | null = null;
   readonly #insert: StatementSync;
   readonly #insertMany: StatementSync;
+  readonly #onCommit: () => void;
 
-  constructor(db: DatabaseSync) {
+  /** `onCommit` runs after each batch is committed (`wal_checkpointer.ts` asks for checkpoints there). */
+  constructor(db: DatabaseSync, onCommit: () => void = () => {}) {
     this.#db = db;
+    this.#onCommit = onCommit;
     this.#insert = db.prepare(insertRows(1));
     this.#insertMany = db.prepare(insertRows(ROWS_PER_INSERT));
   }
@@ -80,5 +83,6 @@ export class UsageLedger {
       this.#db.exec("ROLLBACK");
       throw error;
     }
+    this.#onCommit();
   }
 }

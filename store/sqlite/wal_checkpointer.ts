@@ -1,0 +1,156 @@
+/**
+ * Checkpoints of a WAL database file, off the event loop. SQLite's default is for the writing
+ * connection to copy the log back into the file at the commit that takes it past 1,000 pages:
+ * under load that is the gateway's ledger commit every second or so, and the copy with its two
+ * fsyncs held the event loop 10–25 ms (every request and open stream waited). Here the writer's
+ * automatic checkpoint is off (`wal_autocheckpoint = 0`); after a commit, at most every
+ * {@link CHECKPOINT_INTERVAL_MS}, it asks a worker (`checkpoint_worker.ts`) to copy the log on
+ * its own connection. A copy made while commits keep landing never leaves the log fully copied,
+ * and only a fully copied log is started over from the beginning (else the `-wal` file grows
+ * without end: 30 MB a second under load), so when the worker is done the writer copies the few
+ * frames written meanwhile itself (about a millisecond), and its next transaction starts the log
+ * over. The worker is idle until asked again: it holds no lock then, or the log could not be
+ * started over. If the worker fails, the writer goes back to SQLite's automatic checkpoints.
+ * @module
+ */
+import type { DatabaseSync } from "node:sqlite";
+
+/** What the writer tells the worker. */
+export type CheckpointCommand =
+  | { type: "open"; path: string }
+  | { type: "checkpoint" }
+  | { type: "close" };
+
+/** What the worker tells the writer. */
+export type CheckpointReport =
+  | { type: "opened" }
+  | { type: "checkpointed" }
+  | { type: "failed"; message: string }
+  | { type: "closed" };
+
+/** The least time between two checkpoints the writer asks for. */
+export const CHECKPOINT_INTERVAL_MS = 200;
+
+/** SQLite's own threshold, restored when the worker fails. */
+const AUTOCHECKPOINT_PAGES = 1000;
+
+/** How long `close` waits for the worker to close its connection before ending it. */
+const CLOSE_TIMEOUT_MS = 2000;
+
+/** The checkpoints of one writing connection to the file at `path`. */
+export class WalCheckpointer {
+  readonly #db: DatabaseSync;
+  readonly #path: string;
+  readonly #intervalMs: number;
+  #worker: Worker | null = null;
+  #closed: Promise<void> | null = null;
+  #onClosed: (() => void) | null = null;
+  /** Set once the worker failed: the writer checkpoints by itself again. */
+  #failed = false;
+  /** A checkpoint was asked for and the worker has not answered; also set until the worker has
+   * opened the file (SQLite checkpoints by itself meanwhile). */
+  #asked = true;
+  #lastAsked = -Infinity;
+
+  /** `path` is the file `db` is open on, which the worker opens too. */
+  constructor(db: DatabaseSync, path: string, intervalMs = CHECKPOINT_INTERVAL_MS) {
+    this.#db = db;
+    this.#path = path;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** Whether the worker is running (started, not failed, not closed). */
+  get active(): boolean {
+    return this.#worker !== null;
+  }
+
+  /** After a commit: starts the worker the first time (so a store that never writes the ledger,
+   * a command-line tool say, never starts one), then asks it for a checkpoint when the last
+   * one is done and far enough behind. */
+  committed(): void {
+    if (this.#failed || this.#closed !== null) return;
+    if (this.#worker === null) this.#start();
+    const now = performance.now();
+    if (this.#asked || now - this.#lastAsked < this.#intervalMs) return;
+    this.#asked = true;
+    this.#lastAsked = now;
+    this.#post({ type: "checkpoint" });
+  }
+
+  #start(): void {
+    const worker = new Worker(new URL("./checkpoint_worker.ts", import.meta.url), {
+      type: "module",
+    });
+    worker.onmessage = (event: MessageEvent<CheckpointReport>) => this.#receive(event.data);
+    worker.onerror = (event) => {
+      // Handled here: the gateway goes on with SQLite's own checkpoints.
+      event.preventDefault();
+      this.#fail();
+    };
+    this.#worker = worker;
+    this.#post({ type: "open", path: this.#path });
+  }
+
+  /** Stops the worker (it closes its connection first). The writer's own close then checkpoints
+   * what is left, as SQLite does for the last connection. */
+  close(): Promise<void> {
+    if (this.#closed !== null) return this.#closed;
+    const worker = this.#worker;
+    if (worker === null) return this.#closed = Promise.resolve();
+    this.#closed = new Promise<void>((resolve) => {
+      const timeout = setTimeout(finish, CLOSE_TIMEOUT_MS);
+      function finish() {
+        clearTimeout(timeout);
+        worker!.terminate();
+        resolve();
+      }
+      this.#onClosed = finish;
+      this.#post({ type: "close" });
+    });
+    return this.#closed.finally(() => (this.#worker = null));
+  }
+
+  #post(command: CheckpointCommand): void {
+    this.#worker?.postMessage(command);
+  }
+
+  #receive(report: CheckpointReport): void {
+    switch (report.type) {
+      case "opened":
+        if (!this.#db.isOpen || this.#closed !== null) break;
+        this.#db.exec("PRAGMA wal_autocheckpoint = 0");
+        this.#asked = false;
+        break;
+      case "checkpointed":
+        this.#asked = false;
+        // Between two of this thread's tasks no transaction is open: every database call here
+        // is synchronous.
+        if (!this.#db.isOpen || this.#closed !== null) break;
+        try {
+          this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+        } catch {
+          // Whatever failed here would fail SQLite's own checkpoint too: leave it to SQLite.
+          this.#fail();
+        }
+        break;
+      case "failed":
+        this.#fail();
+        break;
+      case "closed":
+        this.#onClosed?.();
+        break;
+      default: {
+        const unknown: never = report;
+        throw new Error(`checkpoint worker: unknown report ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  #fail(): void {
+    this.#failed = true;
+    this.#worker?.terminate();
+    this.#worker = null;
+    this.#onClosed?.();
+    if (this.#db.isOpen) this.#db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+  }
+}

@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import { benchUsageRecord } from "../../bench/scale/ledger_rate.ts";
+import { openDatabase } from "./open.ts";
+import { openSqliteStore } from "./sqlite_store.ts";
+import { UsageLedger } from "./usage.ts";
+import { WalCheckpointer } from "./wal_checkpointer.ts";
+import type { DatabaseSync } from "node:sqlite";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function pragma(db: DatabaseSync, name: string): number {
+  return Number(Object.values(db.prepare(`PRAGMA ${name}`).get() ?? {})[0]);
+}
+
+function walBytes(path: string): number {
+  try {
+    return Deno.statSync(`${path}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+Deno.test("the worker copies the log and the writer's catch-up keeps the -wal file small", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/ledger.db`;
+  const db = openDatabase(path);
+  const checkpointer = new WalCheckpointer(db, path, 20);
+  const ledger = new UsageLedger(db, () => checkpointer.committed());
+  try {
+    const now = Date.now();
+    let written = 0;
+    let largest = 0;
+    // About 30 MB of log: without the writer's catch-up the file never starts over while
+    // commits keep landing, and grows by all of it.
+    for (let batch = 0; batch < 600; batch++) {
+      for (let i = 0; i < 25; i++) ledger.record(benchUsageRecord(written++, now));
+      ledger.flush();
+      largest = Math.max(largest, walBytes(path));
+      await sleep(1);
+    }
+    assert.ok(checkpointer.active, "the worker runs after the first commit");
+    assert.equal(pragma(db, "wal_autocheckpoint"), 0, "the writer no longer checkpoints itself");
+    assert.ok(largest < 12 * 2 ** 20, `the -wal file reached ${largest} bytes`);
+    assert.equal(db.prepare("SELECT count(*) AS n FROM usage").get()?.n, written);
+  } finally {
+    await checkpointer.close();
+    db.close();
+  }
+  assert.equal(walBytes(path), 0, "the last connection's close copied and removed the log");
+  const reopened = openDatabase(path);
+  assert.equal(reopened.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
+  reopened.close();
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("a failed worker hands checkpoints back to SQLite", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/ledger.db`;
+  const db = openDatabase(path);
+  // The worker cannot open this file: it fails as soon as it starts.
+  const checkpointer = new WalCheckpointer(db, `${dir}/missing/ledger.db`, 20);
+  try {
+    checkpointer.committed();
+    for (let waited = 0; checkpointer.active && waited < 10_000; waited += 20) await sleep(20);
+    assert.equal(checkpointer.active, false);
+    assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
+    checkpointer.committed();
+    assert.equal(checkpointer.active, false, "a failed worker is not started again");
+  } finally {
+    await checkpointer.close();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a file store starts its worker with the ledger and stops it on close", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/gatehouse.db`;
+  const store = openSqliteStore(path);
+  const now = Date.now();
+  await store.recordUsage(benchUsageRecord(1, now));
+  const report = await store.usageReport({ start: now, end: now + 10 });
+  assert.equal(report.totals.requests, 1);
+  // The test's resource sanitizer fails the test if the worker outlives the store.
+  await store.close();
+  await store.close();
+  const again = openSqliteStore(path);
+  assert.equal((await again.usageReport({ start: now, end: now + 10 })).totals.requests, 1);
+  await again.close();
+  await Deno.remove(dir, { recursive: true });
+});
