@@ -8,6 +8,7 @@
  */
 /// <reference lib="deno.worker" />
 import { DatabaseSync } from "node:sqlite";
+import { BUSY_TIMEOUT_MS } from "./open.ts";
 import type { CheckpointCommand, CheckpointReport } from "./wal_checkpointer.ts";
 
 let db: DatabaseSync | null = null;
@@ -16,22 +17,34 @@ function report(message: CheckpointReport): void {
   self.postMessage(message);
 }
 
+function failed(error: unknown): void {
+  report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+}
+
 self.onmessage = (event: MessageEvent<CheckpointCommand>) => {
   const command = event.data;
   switch (command.type) {
     case "open":
       try {
         db = new DatabaseSync(command.path);
+        // A passive checkpoint never waits for a lock; opening the log's index after another
+        // connection's crash may.
+        db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
       } catch (error) {
-        report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+        failed(error);
         break;
       }
       report({ type: "opened" });
       break;
     case "checkpoint":
-      // exec, not a prepared statement's get(): a statement left stepped holds a read
-      // transaction, and a log that a reader holds is never started over.
-      db!.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      try {
+        // exec, not a prepared statement's get(): a statement left stepped holds a read
+        // transaction, and a log that a reader holds is never started over.
+        db!.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      } catch (error) {
+        failed(error);
+        break;
+      }
       report({ type: "checkpointed" });
       break;
     case "close":

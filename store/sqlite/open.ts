@@ -10,7 +10,7 @@ import { migrate } from "./migrations.ts";
 export const MEMORY_PATH = ":memory:";
 
 /** How long a writer waits for another connection's lock before failing, in milliseconds. */
-const BUSY_TIMEOUT_MS = 5000;
+export const BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Opens (creating if needed) the database at `path`, or an in-memory one for `:memory:`.

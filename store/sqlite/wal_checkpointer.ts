@@ -34,6 +34,20 @@ export const CHECKPOINT_INTERVAL_MS = 200;
 /** SQLite's own threshold, restored when the worker fails. */
 const AUTOCHECKPOINT_PAGES = 1000;
 
+/** A checkpoint not answered in this long means a stuck worker: the writer takes checkpoints
+ * back, or its log would grow without end. */
+const ANSWER_TIMEOUT_MS = 5_000;
+
+/** Settings of a {@link WalCheckpointer}; the defaults are the gateway's. */
+export interface CheckpointerOptions {
+  /** The least time between two checkpoints asked for (default {@link CHECKPOINT_INTERVAL_MS}). */
+  intervalMs?: number;
+  /** When an unanswered checkpoint means a stuck worker (default 5 s). */
+  answerTimeoutMs?: number;
+  /** The worker's module (default `checkpoint_worker.ts`; tests pass a misbehaving one). */
+  workerUrl?: URL;
+}
+
 /** How long `close` waits for the worker to close its connection before ending it. */
 const CLOSE_TIMEOUT_MS = 2000;
 
@@ -42,6 +56,8 @@ export class WalCheckpointer {
   readonly #db: DatabaseSync;
   readonly #path: string;
   readonly #intervalMs: number;
+  readonly #answerTimeoutMs: number;
+  readonly #workerUrl: URL;
   #worker: Worker | null = null;
   #closed: Promise<void> | null = null;
   #onClosed: (() => void) | null = null;
@@ -53,10 +69,12 @@ export class WalCheckpointer {
   #lastAsked = -Infinity;
 
   /** `path` is the file `db` is open on, which the worker opens too. */
-  constructor(db: DatabaseSync, path: string, intervalMs = CHECKPOINT_INTERVAL_MS) {
+  constructor(db: DatabaseSync, path: string, options: CheckpointerOptions = {}) {
     this.#db = db;
     this.#path = path;
-    this.#intervalMs = intervalMs;
+    this.#intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
+    this.#answerTimeoutMs = options.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
+    this.#workerUrl = options.workerUrl ?? new URL("./checkpoint_worker.ts", import.meta.url);
   }
 
   /** Whether the worker is running (started, not failed, not closed). */
@@ -71,6 +89,12 @@ export class WalCheckpointer {
     if (this.#failed || this.#closed !== null) return;
     if (this.#worker === null) this.#start();
     const now = performance.now();
+    if (
+      this.#asked && this.#lastAsked !== -Infinity && now - this.#lastAsked > this.#answerTimeoutMs
+    ) {
+      this.#fail();
+      return;
+    }
     if (this.#asked || now - this.#lastAsked < this.#intervalMs) return;
     this.#asked = true;
     this.#lastAsked = now;
@@ -78,9 +102,7 @@ export class WalCheckpointer {
   }
 
   #start(): void {
-    const worker = new Worker(new URL("./checkpoint_worker.ts", import.meta.url), {
-      type: "module",
-    });
+    const worker = new Worker(this.#workerUrl, { type: "module" });
     worker.onmessage = (event: MessageEvent<CheckpointReport>) => this.#receive(event.data);
     worker.onerror = (event) => {
       // Handled here: the gateway goes on with SQLite's own checkpoints.

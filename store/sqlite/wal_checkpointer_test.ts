@@ -24,7 +24,7 @@ Deno.test("the worker copies the log and the writer's catch-up keeps the -wal fi
   const dir = await Deno.makeTempDir();
   const path = `${dir}/ledger.db`;
   const db = openDatabase(path);
-  const checkpointer = new WalCheckpointer(db, path, 20);
+  const checkpointer = new WalCheckpointer(db, path, { intervalMs: 20 });
   const ledger = new UsageLedger(db, () => checkpointer.committed());
   try {
     const now = Date.now();
@@ -58,7 +58,7 @@ Deno.test("a failed worker hands checkpoints back to SQLite", async () => {
   const path = `${dir}/ledger.db`;
   const db = openDatabase(path);
   // The worker cannot open this file: it fails as soon as it starts.
-  const checkpointer = new WalCheckpointer(db, `${dir}/missing/ledger.db`, 20);
+  const checkpointer = new WalCheckpointer(db, `${dir}/missing/ledger.db`, { intervalMs: 20 });
   try {
     checkpointer.committed();
     for (let waited = 0; checkpointer.active && waited < 10_000; waited += 20) await sleep(20);
@@ -66,6 +66,34 @@ Deno.test("a failed worker hands checkpoints back to SQLite", async () => {
     assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
     checkpointer.committed();
     assert.equal(checkpointer.active, false, "a failed worker is not started again");
+  } finally {
+    await checkpointer.close();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a worker that stops answering hands checkpoints back to SQLite", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/ledger.db`;
+  const db = openDatabase(path);
+  const checkpointer = new WalCheckpointer(db, path, {
+    intervalMs: 10,
+    answerTimeoutMs: 200,
+    workerUrl: new URL("./testdata/silent_checkpoint_worker.ts", import.meta.url),
+  });
+  try {
+    checkpointer.committed();
+    for (let waited = 0; pragma(db, "wal_autocheckpoint") !== 0 && waited < 10_000; waited += 10) {
+      await sleep(10);
+    }
+    assert.equal(pragma(db, "wal_autocheckpoint"), 0, "the worker opened the file");
+    checkpointer.committed();
+    await sleep(250);
+    assert.ok(checkpointer.active, "still waiting for the answer");
+    checkpointer.committed();
+    assert.equal(checkpointer.active, false);
+    assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
   } finally {
     await checkpointer.close();
     db.close();
