@@ -17,35 +17,37 @@ function report(message: CheckpointReport): void {
   self.postMessage(message);
 }
 
-function failed(error: unknown): void {
-  report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+/** Runs `work`; a throw is reported as the worker's failure (the writer then checkpoints by
+ * itself again). */
+function attempt(work: () => void): boolean {
+  try {
+    work();
+    return true;
+  } catch (error) {
+    report({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+    return false;
+  }
 }
 
 self.onmessage = (event: MessageEvent<CheckpointCommand>) => {
   const command = event.data;
   switch (command.type) {
     case "open":
-      try {
-        db = new DatabaseSync(command.path);
-        // A passive checkpoint never waits for a lock; opening the log's index after another
-        // connection's crash may.
-        db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      } catch (error) {
-        failed(error);
-        break;
-      }
-      report({ type: "opened" });
+      if (
+        attempt(() => {
+          db = new DatabaseSync(command.path);
+          // A passive checkpoint never waits for a lock; opening the log's index after another
+          // connection's crash may.
+          db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+        })
+      ) report({ type: "opened" });
       break;
     case "checkpoint":
-      try {
-        // exec, not a prepared statement's get(): a statement left stepped holds a read
-        // transaction, and a log that a reader holds is never started over.
-        db!.exec("PRAGMA wal_checkpoint(PASSIVE)");
-      } catch (error) {
-        failed(error);
-        break;
+      // exec, not a prepared statement's get(): a statement left stepped holds a read
+      // transaction, and a log that a reader holds is never started over.
+      if (attempt(() => db!.exec("PRAGMA wal_checkpoint(PASSIVE)"))) {
+        report({ type: "checkpointed" });
       }
-      report({ type: "checkpointed" });
       break;
     case "close":
       if (db?.isOpen) db.close();

@@ -3,7 +3,7 @@ import { benchUsageRecord } from "../../bench/scale/ledger_rate.ts";
 import { openDatabase } from "./open.ts";
 import { openSqliteStore } from "./sqlite_store.ts";
 import { UsageLedger } from "./usage.ts";
-import { WalCheckpointer } from "./wal_checkpointer.ts";
+import { type CheckpointerOptions, WalCheckpointer } from "./wal_checkpointer.ts";
 import type { DatabaseSync } from "node:sqlite";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -20,13 +20,35 @@ function walBytes(path: string): number {
   }
 }
 
-Deno.test("the worker copies the log and the writer's catch-up keeps the -wal file small", async () => {
+/** Runs `test` on a fresh database file with a checkpointer (its worker opening `workerPath`
+ * when given), closes both, runs `afterClose` and removes the file. */
+async function withCheckpointer(
+  options: CheckpointerOptions & { workerPath?: string },
+  test: (db: DatabaseSync, checkpointer: WalCheckpointer, path: string) => Promise<void>,
+  afterClose: (path: string) => void = () => {},
+): Promise<void> {
   const dir = await Deno.makeTempDir();
   const path = `${dir}/ledger.db`;
   const db = openDatabase(path);
-  const checkpointer = new WalCheckpointer(db, path, { intervalMs: 20 });
-  const ledger = new UsageLedger(db, () => checkpointer.committed());
+  const checkpointer = new WalCheckpointer(db, options.workerPath ?? path, options);
   try {
+    await test(db, checkpointer, path);
+  } finally {
+    await checkpointer.close();
+    db.close();
+  }
+  afterClose(path);
+  await Deno.remove(dir, { recursive: true });
+}
+
+/** Waits up to 10 s for `done`. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done() && waited < 10_000; waited += 10) await sleep(10);
+}
+
+Deno.test("the worker copies the log and the writer's catch-up keeps the -wal file small", () =>
+  withCheckpointer({ intervalMs: 20 }, async (db, checkpointer, path) => {
+    const ledger = new UsageLedger(db, () => checkpointer.committed());
     const now = Date.now();
     let written = 0;
     let largest = 0;
@@ -42,51 +64,35 @@ Deno.test("the worker copies the log and the writer's catch-up keeps the -wal fi
     assert.equal(pragma(db, "wal_autocheckpoint"), 0, "the writer no longer checkpoints itself");
     assert.ok(largest < 12 * 2 ** 20, `the -wal file reached ${largest} bytes`);
     assert.equal(db.prepare("SELECT count(*) AS n FROM usage").get()?.n, written);
-  } finally {
-    await checkpointer.close();
-    db.close();
-  }
-  assert.equal(walBytes(path), 0, "the last connection's close copied and removed the log");
-  const reopened = openDatabase(path);
-  assert.equal(reopened.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
-  reopened.close();
-  await Deno.remove(dir, { recursive: true });
-});
+  }, (path) => {
+    assert.equal(walBytes(path), 0, "the last connection's close copied and removed the log");
+    const reopened = openDatabase(path);
+    assert.equal(reopened.prepare("PRAGMA integrity_check").get()?.integrity_check, "ok");
+    reopened.close();
+  }));
 
-Deno.test("a failed worker hands checkpoints back to SQLite", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/ledger.db`;
-  const db = openDatabase(path);
+Deno.test("a failed worker hands checkpoints back to SQLite", () =>
   // The worker cannot open this file: it fails as soon as it starts.
-  const checkpointer = new WalCheckpointer(db, `${dir}/missing/ledger.db`, { intervalMs: 20 });
-  try {
+  withCheckpointer({ intervalMs: 20, workerPath: "/nonexistent/gatehouse/ledger.db" }, async (
+    db,
+    checkpointer,
+  ) => {
     checkpointer.committed();
-    for (let waited = 0; checkpointer.active && waited < 10_000; waited += 20) await sleep(20);
+    await until(() => !checkpointer.active);
     assert.equal(checkpointer.active, false);
     assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
     checkpointer.committed();
     assert.equal(checkpointer.active, false, "a failed worker is not started again");
-  } finally {
-    await checkpointer.close();
-    db.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
-Deno.test("a worker that stops answering hands checkpoints back to SQLite", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/ledger.db`;
-  const db = openDatabase(path);
-  const checkpointer = new WalCheckpointer(db, path, {
+Deno.test("a worker that stops answering hands checkpoints back to SQLite", () =>
+  withCheckpointer({
     intervalMs: 10,
     answerTimeoutMs: 200,
     workerUrl: new URL("./testdata/silent_checkpoint_worker.ts", import.meta.url),
-  });
-  try {
+  }, async (db, checkpointer) => {
     checkpointer.committed();
-    for (let waited = 0; pragma(db, "wal_autocheckpoint") !== 0 && waited < 10_000; waited += 10) {
-      await sleep(10);
-    }
+    await until(() => pragma(db, "wal_autocheckpoint") === 0);
     assert.equal(pragma(db, "wal_autocheckpoint"), 0, "the worker opened the file");
     checkpointer.committed();
     await sleep(250);
@@ -94,12 +100,7 @@ Deno.test("a worker that stops answering hands checkpoints back to SQLite", asyn
     checkpointer.committed();
     assert.equal(checkpointer.active, false);
     assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
-  } finally {
-    await checkpointer.close();
-    db.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  }));
 
 Deno.test("a file store starts its worker with the ledger and stops it on close", async () => {
   const dir = await Deno.makeTempDir();
