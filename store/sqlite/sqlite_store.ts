@@ -186,13 +186,15 @@ export class SqliteStore implements Store {
     return settle(() => this.#responses.load(id, keyId));
   }
 
-  /** Writes the queued rows, stops the checkpoint worker and closes the connection; later calls
+  /** Stops the checkpoint worker, writes the queued rows and closes the connection; later calls
    * are no-ops. */
   async close(): Promise<void> {
+    // The worker first: the last commit must not start one (35 ms) only to stop it, and rows
+    // recorded while it stops are in the flush.
+    await this.#checkpointer?.close();
     try {
       await settle(() => this.#usage.flush());
     } finally {
-      await this.#checkpointer?.close();
       if (this.#db.isOpen) this.#db.close();
     }
   }
