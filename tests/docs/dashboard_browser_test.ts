@@ -39,8 +39,8 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "gatehouse-dashboard-" });
     const db = `${dir}/gatehouse.db`;
     const store = openSqliteStore(db);
-    const seeded = await seedLedger(store, { rows: 600, now: Date.now(), spanMs: 6 * DAY });
-    await store.close();
+    const seeded = await seedLedger(store, { rows: 600, now: Date.now(), spanMs: 6 * DAY })
+      .finally(() => store.close());
     const gateway = await startGateway(db, { env: { DOCS_PORT: "0" } });
     try {
       const docs = /gatehouse docs on (http:\/\/[^\s]+)/.exec(gateway.output())?.[1];
