@@ -45,7 +45,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
 export const BACKSTOP_PAGES = 2000;
 
 /** A checkpoint not answered in this long means a stuck worker: the writer takes checkpoints
- * back, or its log would grow without end. */
+ * back (until then only the backstop bounds its log). */
 const ANSWER_TIMEOUT_MS = 5_000;
 
 /** Settings of a {@link WalCheckpointer}; the defaults are the gateway's. */
