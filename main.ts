@@ -38,6 +38,7 @@ async function main(args: string[]): Promise<void> {
   // the pool is the workers' (each opens its share).
   const store = await openStore(settings.database, {
     poolSize: settings.workers === 1 ? settings.dbPool : 2,
+    checkpointsFromOpen: settings.workers === 1,
   });
 
   if (demo) {

@@ -31,7 +31,10 @@ async function start(message: Extract<ToWorker, { type: "start" }>): Promise<voi
   const settings = readClusterSettings(env, message.args);
   const log = loggerFromEnv(env, message.worker);
   const catalog = await loadCatalog({ path: env("GATEHOUSE_CONFIG"), demo, env });
-  const store = await openStore(settings.database, { poolSize: workerPoolSize(settings) });
+  const store = await openStore(settings.database, {
+    poolSize: workerPoolSize(settings),
+    checkpointsFromOpen: true,
+  });
   instance = await startInstance({
     env,
     settings,

@@ -15,6 +15,10 @@ export interface OpenStoreOptions {
   log?: StoreLogger;
   /** The most connections a Postgres store's pool opens (default 10). */
   poolSize?: number;
+  /** A SQLite file store starts its checkpoint worker at once, not at its first ledger commit
+   * (`sqlite/wal_checkpointer.ts`): a serving gateway's first requests then do not wait the
+   * ~30 ms of its start. The store must be closed, or the worker keeps the process alive. */
+  checkpointsFromOpen?: boolean;
 }
 
 /**
@@ -41,7 +45,9 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Promise<
       }
       return openPostgresStore(url.trim(), options);
     }
-    return Promise.resolve(openSqliteStore(url, { now: options.now }));
+    return Promise.resolve(
+      openSqliteStore(url, { now: options.now, checkpointsFromOpen: options.checkpointsFromOpen }),
+    );
   } catch (error) {
     return Promise.reject(error);
   }

@@ -50,6 +50,9 @@ export interface SqliteStoreOptions {
    * are remembered: the most a key or team change by another connection goes unseen. Default
    * `KEYS_CHECK_INTERVAL_MS` (250); 0 reads it before every remembered key is used. */
   keysCheckIntervalMs?: number;
+  /** A file store starts its checkpoint worker at once rather than at the first ledger commit
+   * (see `OpenStoreOptions`). */
+  checkpointsFromOpen?: boolean;
 }
 
 /** The SQLite `Store`. Create it with `openSqliteStore`. */
@@ -78,6 +81,7 @@ export class SqliteStore implements Store {
     });
     const file = path !== "" && path !== MEMORY_PATH;
     this.#checkpointer = file ? new WalCheckpointer(db, path) : null;
+    if (options.checkpointsFromOpen) this.#checkpointer?.start();
     this.#usage = new UsageLedger(db, () => this.#checkpointer?.committed());
     this.#reports = new UsageReports(db, this.#usage);
     this.#requests = new RequestLog(db, this.#usage);

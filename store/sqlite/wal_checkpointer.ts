@@ -97,7 +97,7 @@ export class WalCheckpointer {
    * one is done and far enough behind. */
   committed(): void {
     if (this.#failed || this.#closed !== null) return;
-    if (this.#worker === null) this.#start();
+    this.start();
     const now = performance.now();
     if (
       this.#asked && this.#lastAsked !== -Infinity && now - this.#lastAsked > this.#answerTimeoutMs
@@ -111,7 +111,9 @@ export class WalCheckpointer {
     this.#post({ type: "checkpoint" });
   }
 
-  #start(): void {
+  /** Starts the worker, unless it runs, failed or was closed. */
+  start(): void {
+    if (this.#worker !== null || this.#failed || this.#closed !== null) return;
     const worker = new Worker(this.#workerUrl, { type: "module" });
     worker.onmessage = (event: MessageEvent<CheckpointReport>) => this.#receive(event.data);
     worker.onerror = (event) => {

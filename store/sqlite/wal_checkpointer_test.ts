@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { benchUsageRecord } from "../../bench/scale/ledger_rate.ts";
 import { openDatabase } from "./open.ts";
-import { openSqliteStore } from "./sqlite_store.ts";
+import { openSqliteStore, SqliteStore } from "./sqlite_store.ts";
 import { UsageLedger } from "./usage.ts";
 import { BACKSTOP_PAGES, type CheckpointerOptions, WalCheckpointer } from "./wal_checkpointer.ts";
 import type { DatabaseSync } from "node:sqlite";
@@ -151,7 +151,11 @@ Deno.test("a file store starts its worker with the ledger and stops it on close"
   // The test's resource sanitizer fails the test if the worker outlives the store.
   await store.close();
   await store.close();
-  const again = openSqliteStore(path);
+  // A serving gateway's store starts the worker at open, before any commit.
+  const connection = openDatabase(path);
+  const again = new SqliteStore(connection, { checkpointsFromOpen: true }, path);
+  await until(() => pragma(connection, "wal_autocheckpoint") === BACKSTOP_PAGES);
+  assert.equal(pragma(connection, "wal_autocheckpoint"), BACKSTOP_PAGES);
   assert.equal((await again.usageReport({ start: now, end: now + 10 })).totals.requests, 1);
   await again.close();
   await Deno.remove(dir, { recursive: true });
