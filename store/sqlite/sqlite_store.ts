@@ -70,7 +70,8 @@ export class SqliteStore implements Store {
   readonly #checkpointer: WalCheckpointer | null;
 
   /** `path` is what {@link describe} says: the file path, or `:memory:`; a file's log is
-   * checkpointed by a worker once the ledger is written (`wal_checkpointer.ts`). */
+   * checkpointed by a worker from the first ledger commit, or from open with
+   * `checkpointsFromOpen` (`wal_checkpointer.ts`). */
   constructor(db: DatabaseSync, options: SqliteStoreOptions = {}, path = "") {
     this.#db = db;
     this.#path = path;
