@@ -4,14 +4,16 @@
  */
 import type { Store } from "./store.ts";
 import { openSqliteStore } from "./sqlite/sqlite_store.ts";
-import { openPostgresStore, type StoreLogger } from "./postgres/postgres_store.ts";
+import { openPostgresStore } from "./postgres/postgres_store.ts";
+import type { StoreLogger } from "./store_logger.ts";
 import { isPostgresUrl } from "./postgres/database_url.ts";
 
 /** Options for {@link openStore}. */
 export interface OpenStoreOptions {
   /** The clock, in unix milliseconds. Tests pass a fake one. */
   now?: () => number;
-  /** Where a Postgres store reports ledger outages (default: the console). */
+  /** Where a store reports background failures (a Postgres ledger outage, a SQLite checkpoint
+   * worker that failed; default: the console). */
   log?: StoreLogger;
   /** The most connections a Postgres store's pool opens (default 10). */
   poolSize?: number;
@@ -46,7 +48,11 @@ export function openStore(url: string, options: OpenStoreOptions = {}): Promise<
       return openPostgresStore(url.trim(), options);
     }
     return Promise.resolve(
-      openSqliteStore(url, { now: options.now, checkpointsFromOpen: options.checkpointsFromOpen }),
+      openSqliteStore(url, {
+        now: options.now,
+        checkpointsFromOpen: options.checkpointsFromOpen,
+        log: options.log,
+      }),
     );
   } catch (error) {
     return Promise.reject(error);

@@ -11,12 +11,12 @@
  * whose answer the cut connection lost is found done on the retry, not billed twice.
  * @module
  */
+import type { StoreLogger } from "../store_logger.ts";
 import type { UsageRecord } from "../store.ts";
 import { CLAIM_AND_INSERT, CLAIM_BATCH, INSERT, ledgerJson } from "./ledger_json.ts";
 import type { SqlClient, SqlQueries } from "./sql_client.ts";
 
 /** Where the store reports what a caller cannot see (the ledger's outages). */
-export type StoreLogger = (level: "info" | "warn" | "error", message: string) => void;
 
 /** Options for {@link PostgresLedger}. */
 export interface LedgerOptions {

@@ -28,12 +28,13 @@ import type { SqlClient } from "./sql_client.ts";
 import { connectPostgresJs } from "./postgres_js_client.ts";
 import { migrate } from "./migrations.ts";
 import { type IssuedKey, PostgresKeys } from "./key_registry.ts";
-import { type LedgerOptions, PostgresLedger, type StoreLogger } from "./ledger.ts";
+import { type LedgerOptions, PostgresLedger } from "./ledger.ts";
+import { consoleStoreLogger, type StoreLogger } from "../store_logger.ts";
 import { PostgresReports } from "./usage_report.ts";
 import { loadResponse, saveResponse } from "./responses.ts";
 import { describePostgresUrl } from "./database_url.ts";
 
-export type { StoreLogger } from "./ledger.ts";
+export type { StoreLogger } from "../store_logger.ts";
 
 /** The session advisory lock {@link PostgresStore.holdSoleInstanceLock} takes (arbitrary, fixed,
  * not the migration lock). */
@@ -57,7 +58,6 @@ export interface PostgresStoreOptions {
 }
 
 /** The default logger: the console, one line per message. */
-export const consoleStoreLogger: StoreLogger = (level, message) => console[level](message);
 
 /** The Postgres `Store`. Create it with {@link openPostgresStore} or {@link openPostgresStoreOn}. */
 export class PostgresStore implements Store {

@@ -30,6 +30,7 @@ import { UsageReports } from "./usage_report.ts";
 import { ResponseTable } from "./responses.ts";
 import { RequestLog } from "./requests.ts";
 import { KeysChangedListeners } from "../keys_changed.ts";
+import { consoleStoreLogger, type StoreLogger } from "../store_logger.ts";
 
 export { LAST_USED_RESOLUTION_MS } from "./key_registry.ts";
 
@@ -53,6 +54,8 @@ export interface SqliteStoreOptions {
   /** A file store starts its checkpoint worker at once rather than at the first ledger commit
    * (see `OpenStoreOptions`). */
   checkpointsFromOpen?: boolean;
+  /** Where the checkpoint worker's failure is reported (default: the console). */
+  log?: StoreLogger;
 }
 
 /** The SQLite `Store`. Create it with `openSqliteStore`. */
@@ -81,7 +84,10 @@ export class SqliteStore implements Store {
       onChanged: () => this.#changed.emit(),
     });
     const file = path !== "" && path !== MEMORY_PATH;
-    this.#checkpointer = file ? new WalCheckpointer(db, path) : null;
+    const log = options.log ?? consoleStoreLogger;
+    this.#checkpointer = file
+      ? new WalCheckpointer(db, path, { onFallback: (reason) => log("warn", reason) })
+      : null;
     if (options.checkpointsFromOpen) this.#checkpointer?.start();
     this.#usage = new UsageLedger(db, () => this.#checkpointer?.committed());
     this.#reports = new UsageReports(db, this.#usage);

@@ -56,6 +56,8 @@ export interface CheckpointerOptions {
   answerTimeoutMs?: number;
   /** The worker's module (default `checkpoint_worker.ts`; tests pass a misbehaving one). */
   workerUrl?: URL;
+  /** Told once, with what happened, when the writer takes checkpoints back. */
+  onFallback?: (message: string) => void;
 }
 
 /** How long `close` waits for the worker to close its connection before ending it. */
@@ -68,6 +70,7 @@ export class WalCheckpointer {
   readonly #intervalMs: number;
   readonly #answerTimeoutMs: number;
   readonly #workerUrl: URL;
+  readonly #onFallback: (message: string) => void;
   #worker: Worker | null = null;
   #closed: Promise<void> | null = null;
   #onClosed: (() => void) | null = null;
@@ -85,6 +88,7 @@ export class WalCheckpointer {
     this.#intervalMs = options.intervalMs ?? CHECKPOINT_INTERVAL_MS;
     this.#answerTimeoutMs = options.answerTimeoutMs ?? ANSWER_TIMEOUT_MS;
     this.#workerUrl = options.workerUrl ?? new URL("./checkpoint_worker.ts", import.meta.url);
+    this.#onFallback = options.onFallback ?? (() => {});
   }
 
   /** Whether the worker is running (started, not failed, not closed). */
@@ -102,7 +106,7 @@ export class WalCheckpointer {
     if (
       this.#asked && this.#lastAsked !== -Infinity && now - this.#lastAsked > this.#answerTimeoutMs
     ) {
-      this.#fail();
+      this.#fail(`it did not answer a checkpoint in ${this.#answerTimeoutMs / 1000} s`);
       return;
     }
     if (this.#asked || now - this.#lastAsked < this.#intervalMs) return;
@@ -119,7 +123,7 @@ export class WalCheckpointer {
     worker.onerror = (event) => {
       // Handled here: the gateway goes on with SQLite's own checkpoints.
       event.preventDefault();
-      this.#fail();
+      this.#fail(event.message);
     };
     this.#worker = worker;
     this.#post({ type: "open", path: this.#path });
@@ -162,13 +166,15 @@ export class WalCheckpointer {
         if (!this.#db.isOpen || this.#closed !== null) break;
         try {
           this.#db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-        } catch {
+        } catch (error) {
           // Whatever failed here would fail SQLite's own checkpoint too: leave it to SQLite.
-          this.#fail();
+          this.#fail(
+            `the writer's catch-up failed: ${error instanceof Error ? error.message : error}`,
+          );
         }
         break;
       case "failed":
-        this.#fail();
+        this.#fail(report.message);
         break;
       case "closed":
         this.#onClosed?.();
@@ -180,12 +186,17 @@ export class WalCheckpointer {
     }
   }
 
-  #fail(): void {
+  #fail(reason: string): void {
     this.#failed = true;
     this.#worker?.terminate();
     this.#worker = null;
     this.#onClosed?.();
     this.#autocheckpoint(AUTOCHECKPOINT_PAGES);
+    this.#onFallback(
+      `sqlite: the checkpoint worker of ${this.#path} stopped (${reason}); SQLite checkpoints ` +
+        "inside the ledger's commits again, pausing requests 10-25 ms about once a second " +
+        "under load. Restart gatehouse to try the worker again.",
+    );
   }
 
   /** Sets the writer's own checkpoint threshold (a pragma of the connection: no I/O). */

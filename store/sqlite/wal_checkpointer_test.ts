@@ -71,25 +71,32 @@ Deno.test("the worker copies the log and the writer's catch-up keeps the -wal fi
     reopened.close();
   }));
 
-Deno.test("a failed worker hands checkpoints back to SQLite", () =>
+Deno.test("a failed worker hands checkpoints back to SQLite, and says so once", () => {
+  const told: string[] = [];
   // The worker cannot open this file: it fails as soon as it starts.
-  withCheckpointer({ intervalMs: 20, workerPath: "/nonexistent/gatehouse/ledger.db" }, async (
-    db,
-    checkpointer,
-  ) => {
+  return withCheckpointer({
+    intervalMs: 20,
+    workerPath: "/nonexistent/gatehouse/ledger.db",
+    onFallback: (message) => told.push(message),
+  }, async (db, checkpointer) => {
     checkpointer.committed();
     await until(() => !checkpointer.active);
     assert.equal(checkpointer.active, false);
     assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
     checkpointer.committed();
     assert.equal(checkpointer.active, false, "a failed worker is not started again");
-  }));
+    assert.equal(told.length, 1);
+    assert.match(told[0]!, /checkpoint worker of .* stopped \(unable to open database file/);
+  });
+});
 
-Deno.test("a worker that stops answering hands checkpoints back to SQLite", () =>
-  withCheckpointer({
+Deno.test("a worker that stops answering hands checkpoints back to SQLite", () => {
+  const told: string[] = [];
+  return withCheckpointer({
     intervalMs: 10,
     answerTimeoutMs: 200,
     workerUrl: new URL("./testdata/silent_checkpoint_worker.ts", import.meta.url),
+    onFallback: (message) => told.push(message),
   }, async (db, checkpointer) => {
     checkpointer.committed();
     await until(() => pragma(db, "wal_autocheckpoint") === BACKSTOP_PAGES);
@@ -100,7 +107,11 @@ Deno.test("a worker that stops answering hands checkpoints back to SQLite", () =
     checkpointer.committed();
     assert.equal(checkpointer.active, false);
     assert.equal(pragma(db, "wal_autocheckpoint"), 1000);
-  }));
+    assert.deepEqual(told.map((m) => /stopped \(([^)]*)\)/.exec(m)?.[1]), [
+      "it did not answer a checkpoint in 0.2 s",
+    ]);
+  });
+});
 
 Deno.test("several writers on one file (--workers): the backstop keeps the -wal file bounded", async () => {
   const dir = await Deno.makeTempDir();
