@@ -49,8 +49,8 @@ export interface GatewayProcess extends StartupOutput {
 const PASSED_THROUGH = ["PATH", "HOME", "DENO_DIR", "XDG_CACHE_HOME", "TMPDIR"];
 
 /** Starts `main.ts` with `args` (and `runtimeFlags` before it, `--inspect=…` say) and exactly
- * `env` (plus PATH, HOME and Deno's cache location), and resolves once it listens; rejects with its output when it exits first or takes over
- * `timeoutMs`. */
+ * `env` (plus PATH, HOME and Deno's cache location), and resolves once it listens; rejects with
+ * its output when it exits first or takes over `timeoutMs`. */
 export async function startGateway(
   args: string[],
   env: Record<string, string>,

@@ -16,8 +16,6 @@ import type { UsageRecord } from "../store.ts";
 import { CLAIM_AND_INSERT, CLAIM_BATCH, INSERT, ledgerJson } from "./ledger_json.ts";
 import type { SqlClient, SqlQueries } from "./sql_client.ts";
 
-/** Where the store reports what a caller cannot see (the ledger's outages). */
-
 /** Options for {@link PostgresLedger}. */
 export interface LedgerOptions {
   log: StoreLogger;

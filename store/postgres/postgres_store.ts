@@ -57,8 +57,6 @@ export interface PostgresStoreOptions {
   poolSize?: number;
 }
 
-/** The default logger: the console, one line per message. */
-
 /** The Postgres `Store`. Create it with {@link openPostgresStore} or {@link openPostgresStoreOn}. */
 export class PostgresStore implements Store {
   readonly kind = "postgres";

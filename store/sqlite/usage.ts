@@ -45,7 +45,8 @@ export class UsageLedger {
   readonly #insertMany: StatementSync;
   readonly #onCommit: () => void;
 
-  /** `onCommit` runs after each batch is committed (`wal_checkpointer.ts` asks for checkpoints there). */
+  /** `onCommit` runs after each batch is committed (`wal_checkpointer.ts` asks for checkpoints
+   * there). */
   constructor(db: DatabaseSync, onCommit: () => void = () => {}) {
     this.#db = db;
     this.#onCommit = onCommit;
