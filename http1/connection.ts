@@ -10,6 +10,7 @@
  * requests.
  * @module
  */
+import { type SocketIo, socketIo } from "./socket_io.ts";
 
 /** The read buffer each request on a connection starts with, at least. */
 export const FIRST_READ_BYTES = 16 * 1024;
@@ -45,6 +46,7 @@ export class Connection {
   /** When an idle connection stops being reusable (ms since the epoch). */
   idleUntil = 0;
   #conn: Deno.Conn;
+  #io: SocketIo;
   /** The next read's buffer; null until a read needs it (or after its size changed). */
   #buffer: Uint8Array | null = null;
   #size = FIRST_READ_BYTES;
@@ -52,8 +54,10 @@ export class Connection {
   #reads = 0;
   #closed = false;
 
-  constructor(conn: Deno.Conn, origin: Origin) {
+  /** `direct: false` reads and writes through `conn`'s public methods (`socket_io.ts`). */
+  constructor(conn: Deno.Conn, origin: Origin, direct = true) {
     this.#conn = conn;
+    this.#io = socketIo(conn, direct);
     this.origin = origin;
   }
 
@@ -102,7 +106,7 @@ export class Connection {
     return this.readCount().then(this.#took);
   }
 
-  /** The next read as a byte count (null at the end of the socket), whose bytes
+  /** The next read as a byte count (0 or null at the end of the socket), whose bytes
    * {@link bytesOf} then hands out: what a body reader waits on, one promise per read instead of
    * two. (Neither is an async function: a stream reads once per chunk, and a suspended async
    * frame per read was most of what the upstream side allocated per chunk.) */
@@ -110,19 +114,19 @@ export class Connection {
     const buffer = this.#buffer ??= new Uint8Array(this.#size);
     this.#reading = buffer;
     this.#reads++;
-    return this.#conn.read(buffer);
+    return this.#io.read(buffer);
   }
 
   /** The buffer of the read under way. */
   #reading: Uint8Array | null = null;
 
-  /** The bytes of the read that counted `n` (null at the end), as a view valid until the next
-   * read; sets the next read's size (the view stays valid either way: a new size, a new
+  /** The bytes of the read that counted `n` (0 or null: the end), as a view valid until the
+   * next read; sets the next read's size (the view stays valid either way: a new size, a new
    * buffer). */
   bytesOf(n: number | null): Uint8Array | null {
     const buffer = this.#reading!;
     this.#reading = null;
-    if (n === null) return null;
+    if (n === null || n === 0) return null;
     if (n === buffer.length && this.#size < MAX_READ_BYTES) this.#resize(this.#size * 2);
     else if (n * 4 < buffer.length && this.#size > MIN_READ_BYTES && this.#reads > 1) {
       this.#resize(this.#size / 2);
@@ -143,7 +147,7 @@ export class Connection {
     this.#reads = 0;
     if (this.#size < FIRST_READ_BYTES) this.#resize(FIRST_READ_BYTES);
     let written = 0;
-    while (written < bytes.length) written += await this.#conn.write(bytes.subarray(written));
+    while (written < bytes.length) written += await this.#io.write(bytes.subarray(written));
   }
 
   /** Closes the socket; a pending read or write then fails. Safe to call twice. */
