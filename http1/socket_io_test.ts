@@ -7,28 +7,50 @@ const CA = read("test_ca.pem");
 const CERT = read("localhost.pem");
 const KEY = read("localhost.key");
 
-type Transport = "tcp" | "tls";
+/** TCP; TLS from `Deno.connectTls`; TLS from `Deno.startTls` over a TCP connection, as
+ * `Connection.open` makes it. */
+type Transport = "tcp" | "tls" | "starttls";
+
+/** The client side of a connection to `port` over `transport`. */
+async function connect(transport: Transport, port: number): Promise<Deno.Conn> {
+  const hostname = "127.0.0.1";
+  switch (transport) {
+    case "tcp":
+      return await Deno.connect({ hostname, port });
+    case "tls":
+      return await Deno.connectTls({ hostname, port, caCerts: [CA] });
+    case "starttls": {
+      const tcp = await Deno.connect({ hostname, port });
+      const tls = await Deno.startTls(tcp, { hostname, caCerts: [CA] });
+      await tls.handshake();
+      return tls;
+    }
+    default: {
+      const never: never = transport;
+      throw new Error(`unknown transport ${never}`);
+    }
+  }
+}
 
 /** A client connection over `transport` and the server's end of it. */
 async function pair(transport: Transport): Promise<{ client: Deno.Conn; server: Deno.Conn }> {
   const listener = transport === "tcp"
     ? Deno.listen({ hostname: "127.0.0.1", port: 0 })
     : Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: CERT, key: KEY });
-  const port = listener.addr.port;
-  const connect = transport === "tcp"
-    ? Deno.connect({ hostname: "127.0.0.1", port })
-    : Deno.connectTls({ hostname: "127.0.0.1", port, caCerts: [CA] });
-  const [client, server] = await Promise.all([connect, listener.accept()]);
+  const [client, server] = await Promise.all([
+    connect(transport, listener.addr.port),
+    listener.accept(),
+  ]);
   listener.close();
   return { client, server };
 }
 
-/** Runs `body` over TCP and TLS, through the runtime's ops and through the public methods. */
+/** Runs `body` over TCP and both kinds of TLS, through the runtime's ops and through the public methods. */
 function bothWays(
   name: string,
   body: (io: ReturnType<typeof socketIo>, client: Deno.Conn, server: Deno.Conn) => Promise<void>,
 ) {
-  for (const transport of ["tcp", "tls"] as const) {
+  for (const transport of ["tcp", "tls", "starttls"] as const) {
     for (const direct of [true, false]) {
       const how = direct ? "the runtime's ops" : "the public methods";
       Deno.test(`${name} (${transport}, ${how})`, async () => {
