@@ -71,6 +71,8 @@ export interface StreamsFile {
     /** `settled` is absent from runs before it was read. */
     rssMb: { idle: number; peak: number; after: number; settled?: number };
     bytesPerOpenStream: number;
+    /** Absent from runs before it was read. */
+    cpuPerChunk?: { us: number; timesUpstream: number };
   };
 }
 
@@ -156,6 +158,7 @@ export function streamsRun(file: StreamsFile): StreamsRun {
     rssAfterMb: r.rssMb.after,
     rssSettledMb: r.rssMb.settled ?? null,
     bytesPerStream: r.bytesPerOpenStream,
+    cpuPerChunk: r.cpuPerChunk ?? null,
     shape: `${r.streams} streams of ${r.chunks} chunks every ${r.intervalMs} ms, opened over ` +
       `${r.rampMs / 1000} s`,
   };

@@ -93,6 +93,7 @@ Deno.test("publishData: deployments and streams runs", () => {
       gapBeyondUpstreamMs: { p99: 40, max: 90 },
       rssMb: { idle: 150, peak: 290, after: 160 },
       bytesPerOpenStream: 14000,
+      cpuPerChunk: { us: 42.5, timesUpstream: 1.9 },
     },
   };
   const data = publishData(latest, scale, [streams], "abc1234");
@@ -101,6 +102,7 @@ Deno.test("publishData: deployments and streams runs", () => {
   assert.equal(data.deploymentChecks[0]?.name, "pg");
   assert.equal(data.streams[0]?.shape, "9850 streams of 60 chunks every 500 ms, opened over 10 s");
   assert.equal(data.streams[0]?.gapP99Ms, 40);
+  assert.deepEqual(data.streams[0]?.cpuPerChunk, { us: 42.5, timesUpstream: 1.9 });
 });
 
 Deno.test("publishData: the method names the host's steal time when the run read it", () => {

@@ -66,6 +66,9 @@ export interface StreamsRun {
   rssSettledMb?: number | null;
   /** Resident bytes per open stream at the peak, above idle. */
   bytesPerStream: number;
+  /** The process's CPU time per chunk carried, µs (stream opening included), and as a multiple
+   * of the upstream's for the same chunks (absent or null: not read by that run). */
+  cpuPerChunk?: { us: number; timesUpstream: number } | null;
   /** What the run was: streams, chunks, interval, ramp. */
   shape: string;
 }

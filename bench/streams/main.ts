@@ -7,9 +7,10 @@
  * the gap between chunks (`read_stream.ts`: raw sockets by default, `--reader=fetch`); the
  * measured process's resident memory is sampled throughout, and every process's CPU time is
  * read before and after. Reports: streams completed, the largest gaps beyond the upstream's
- * own, RSS idle / at peak / after, bytes per open stream, and who used the two cores; with
- * `--inspect`, the measured process's memory from inside (V8 heap, external, native) while the
- * streams are open and after a forced garbage collection. Writes bench/results/streams.json
+ * own, RSS idle / at peak / after, bytes per open stream, the measured process's CPU time per
+ * chunk (and as a multiple of the upstream's, which compares runs on a box whose speed drifts),
+ * and who used the two cores; with `--inspect`, the measured process's memory from inside (V8
+ * heap, external, native) while the streams are open and after a forced garbage collection. Writes bench/results/streams.json
  * (`streams-<target>.json` for the other targets).
  *
  *   deno task bench --only=streams                     10,000 streams of 60 chunks × 500 ms

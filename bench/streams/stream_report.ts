@@ -42,6 +42,21 @@ const MB = 2 ** 20;
 /** The gap beyond the upstream's a stream may show and still count as on time, ms. */
 export const ON_TIME_MS = 50;
 
+/** The `cpuSeconds` entries that are not the measured process. */
+const NOT_TARGET = new Set(["upstream", "bench", "interrupts", "others", "stolen"]);
+
+/** The measured process's CPU time per chunk the completed streams carried, µs (stream opening
+ * included), and as a multiple of the upstream's: the upstream does the same fixed work per
+ * chunk for every target, so the multiple compares runs on a box whose speed drifts between
+ * them (a direct run measures the upstream itself: 1). */
+function cpuPerChunk(f: RunFigures, completed: number): { us: number; timesUpstream: number } {
+  const upstream = f.cpuSeconds.upstream ?? NaN;
+  const target = Object.entries(f.cpuSeconds).find(([name]) => !NOT_TARGET.has(name))?.[1] ??
+    upstream;
+  const chunks = completed * f.chunks;
+  return { us: round(target * 1e6 / chunks, 1), timesUpstream: round(target / upstream, 2) };
+}
+
 /** How many streams' worst gap (when over {@link ON_TIME_MS} late) ended in each second of the
  * run. */
 function lateBySecond(f: RunFigures): number[] {
@@ -118,6 +133,7 @@ export function summarize(f: RunFigures): Record<string, unknown> {
     },
     bytesPerOpenStream: round((f.rss.peak - f.rss.idle) * MB / f.streams),
     cpuSeconds: Object.fromEntries(Object.entries(f.cpuSeconds).map(([k, v]) => [k, round(v, 1)])),
+    cpuPerChunk: cpuPerChunk(f, done.length),
     coresBusy: `${round(cpuTotal / f.seconds, 2)} of ${cores}`,
     inside,
     errors: Object.fromEntries([...errors].slice(0, 5)),
@@ -128,11 +144,13 @@ export function summarize(f: RunFigures): Record<string, unknown> {
 /** The runs side by side, one line each. */
 export function formatSummary(results: Record<string, unknown>[]): string {
   const header = "target     streams  done   gap p50/p99/max ms  RSS idle/peak/after/settled MB  " +
-    "B/stream  CPU s (upstream / target / bench / interrupts / others / stolen by the host)";
+    "B/stream  CPU µs/chunk (× upstream's)  " +
+    "CPU s (upstream / target / bench / interrupts / others / stolen by the host)";
   const lines = results.map((r) => {
     const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
     const rss = r.rssMb as { idle: number; peak: number; after: number; settled: number };
     const cpu = Object.values(r.cpuSeconds as Record<string, number>).join(" / ");
+    const perChunk = r.cpuPerChunk as { us: number; timesUpstream: number };
     return [
       String(r.target).padEnd(10),
       String(r.streams).padStart(7),
@@ -140,6 +158,7 @@ export function formatSummary(results: Record<string, unknown>[]): string {
       (gap ? `${gap.p50}/${gap.p99}/${gap.max}` : "-").padStart(20),
       `${rss.idle}/${rss.peak}/${rss.after}/${rss.settled}`.padStart(30),
       String(r.bytesPerOpenStream).padStart(9),
+      `${perChunk.us} (${perChunk.timesUpstream})`.padStart(29),
       ` ${cpu}`,
     ].join(" ");
   });

@@ -151,6 +151,7 @@ function streamsTable(data: PerformanceData): Part {
           <th>gap beyond the upstream's: p99 · max</th>
           <th>RSS idle → peak → after 3 s → after 20 s</th>
           <th>bytes per open stream</th>
+          <th>CPU per chunk (× the upstream's)</th>
         </tr>
       </thead>
       <tbody>${data.streams.map((run) =>
@@ -163,6 +164,9 @@ function streamsTable(data: PerformanceData): Part {
               run.rssAfterMb,
             )} → ${typeof run.rssSettledMb === "number" ? int(run.rssSettledMb) : "—"} MB</td>
             <td>${int(run.bytesPerStream)}</td>
+            <td>${run.cpuPerChunk
+              ? `${run.cpuPerChunk.us} µs (${run.cpuPerChunk.timesUpstream}×)`
+              : "—"}</td>
           </tr>
         `
       )}</tbody>

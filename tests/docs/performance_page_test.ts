@@ -51,6 +51,10 @@ Deno.test("performance page: the published figures, each row and check", async (
   }
   for (const run of PERFORMANCE.streams) {
     assert.ok(text.includes(`${int(run.streams)} (${int(run.completed)})`), run.target);
+    const cpu = run.cpuPerChunk
+      ? `${run.cpuPerChunk.us} µs (${run.cpuPerChunk.timesUpstream}×)`
+      : "—";
+    assert.ok(text.includes(`<td>${cpu}</td>`), `${run.target}: CPU per chunk ${cpu}`);
   }
   assert.ok(text.includes("deno task bench --publish"), "says how to reproduce");
 });
