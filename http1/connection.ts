@@ -54,10 +54,9 @@ export class Connection {
   #reads = 0;
   #closed = false;
 
-  /** `direct: false` reads and writes through `conn`'s public methods (`socket_io.ts`). */
-  constructor(conn: Deno.Conn, origin: Origin, direct = true) {
+  constructor(conn: Deno.Conn, origin: Origin) {
     this.#conn = conn;
-    this.#io = socketIo(conn, direct);
+    this.#io = socketIo(conn);
     this.origin = origin;
   }
 

@@ -4,14 +4,15 @@
  * wraps its write in another async function. A long stream reads once per chunk and waits on that
  * read most of its life, so each chunk left an async frame, a second promise and the Set's entry
  * to outlive a young-generation collection and be swept from the old one. Where the runtime
- * exposes its ops (`Deno[Deno.internal].core` in Deno 2; the version is pinned in `.ci/run` and
- * the README) the connection calls them itself; any other runtime, or a connection without a
- * resource id, takes the public methods, which behave the same. Nothing here unrefs a
- * connection, so the Set was never read.
+ * exposes its ops (`Deno[Deno.internal].core`, as Deno 2.9 does) the connection calls them itself;
+ * a runtime that moves or drops them, or a connection without a resource id, takes the public
+ * methods, which behave the same (and `socket_io_test.ts` fails, so the loss is seen). Nothing
+ * here unrefs a connection, so the Set was never read.
  *
- * Measured with the streams bench (5,000 streams of 40 chunks, 500 ms apart, two runs of each,
- * alternated): gatehouse's CPU time 2.07 and 2.07 times the upstream's before, 1.91 and 1.91
- * after; peak RSS 778 and 751 MB before, 691 and 683 MB after.
+ * Measured with the streams bench (chunks 500 ms apart, two runs of each, alternated), gatehouse's
+ * CPU time as a multiple of the upstream's before → after: 5,000 streams of 40 chunks, 2.07 and
+ * 2.07 → 1.91 and 1.91 (peak RSS 778 and 751 → 691 and 683 MB); 3,000 streams, 1.67 and 1.73 →
+ * 1.63 and 1.62.
  * @module
  */
 
