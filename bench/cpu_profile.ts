@@ -22,7 +22,10 @@ export interface CpuProfile {
 }
 
 /** The child's side: `profile start` starts sampling every `intervalUs`; `profile stop FILE`
- * writes the profile to FILE (via a temporary name, so the file appears complete). */
+ * writes the profile to FILE; `allocations start BYTES` starts V8's sampling heap profiler (an
+ * allocation sampled every BYTES on average, kept whether or not it is collected);
+ * `allocations stop FILE` writes its profile (`allocation_sites.ts` reads it). Files are
+ * written via a temporary name, so each appears complete. */
 export function profileCommands(intervalUs = 100): (line: string) => Promise<void> {
   let session: Session | null = null;
   const post = (method: string, params: Record<string, unknown> = {}) =>
@@ -33,34 +36,49 @@ export function profileCommands(intervalUs = 100): (line: string) => Promise<voi
         (error: unknown, result: unknown) => error ? reject(error) : resolve(result),
       )
     );
+  const open = () => {
+    session = new Session();
+    session.connect();
+  };
+  const close = async (result: unknown, file: string) => {
+    session!.disconnect();
+    session = null;
+    await Deno.writeTextFile(`${file}.partial`, JSON.stringify(result));
+    await Deno.rename(`${file}.partial`, file);
+  };
   return async (line) => {
-    const [command, action, file] = line.split(" ");
-    if (command !== "profile") return;
-    if (action === "start" && session === null) {
-      session = new Session();
-      session.connect();
+    const [command, action, argument] = line.split(" ");
+    if (command === "profile" && action === "start" && session === null) {
+      open();
       await post("Profiler.enable");
       await post("Profiler.setSamplingInterval", { interval: intervalUs });
       await post("Profiler.start");
-    } else if (action === "stop" && session !== null && file !== undefined) {
-      const { profile } = await post("Profiler.stop") as { profile: CpuProfile };
-      session.disconnect();
-      session = null;
-      await Deno.writeTextFile(`${file}.partial`, JSON.stringify(profile));
-      await Deno.rename(`${file}.partial`, file);
+    } else if (command === "profile" && action === "stop" && session && argument) {
+      await close(((await post("Profiler.stop")) as { profile: CpuProfile }).profile, argument);
+    } else if (command === "allocations" && action === "start" && session === null) {
+      open();
+      await post("HeapProfiler.enable");
+      await post("HeapProfiler.startSampling", {
+        samplingInterval: Number(argument),
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+    } else if (command === "allocations" && action === "stop" && session && argument) {
+      const { profile } = await post("HeapProfiler.stopSampling") as { profile: unknown };
+      await close(profile, argument);
     }
   };
 }
 
 /** Waits until `file` exists and reads the profile in it. */
-export async function readProfileWhenWritten(
+export async function readProfileWhenWritten<T = CpuProfile>(
   file: string,
   timeoutMs = 20_000,
-): Promise<CpuProfile> {
+): Promise<T> {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     try {
-      return JSON.parse(await Deno.readTextFile(file)) as CpuProfile;
+      return JSON.parse(await Deno.readTextFile(file)) as T;
     } catch (error) {
       if (!(error instanceof Deno.errors.NotFound)) throw error;
     }

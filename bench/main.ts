@@ -24,6 +24,9 @@
  *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
  *                                         --concurrency=1 profiles one request at a time;
  *                                         --target=policied uses the key under every policy)
+ *   deno task bench --allocations=chat-json   where gatehouse's allocations were made on one
+ *                                         scenario, bytes per request (V8's sampling heap
+ *                                         profiler; --concurrency, --target=policied)
  *   deno task bench --gc=chat-json        what one scenario costs the garbage collector in the
  *                                         minimal proxy and in gatehouse (--target=policied):
  *                                         bytes allocated, survived and promoted, pauses, per
@@ -50,7 +53,7 @@
  */
 import { measureAll } from "./measure.ts";
 import { benchPolicies, formatPolicyCosts, policyCosts, rpmWindowBytes } from "./policies.ts";
-import { profileScenario } from "./profile.ts";
+import { allocationsScenario, profileScenario } from "./profile.ts";
 import { gcScenario } from "./gc.ts";
 import {
   addedLatencies,
@@ -124,10 +127,15 @@ async function main(): Promise<number> {
     );
     settings.generator = "fetch";
   }
-  // One scenario through gatehouse: its GC trace, or its CPU profile.
-  const focused = settings.gc ?? settings.profile;
+  // One scenario through gatehouse: its GC trace, its allocations, or its CPU profile.
+  const focused = settings.gc ?? settings.allocations ?? settings.profile;
   if (focused !== null) {
-    return await (settings.gc ? gcScenario : profileScenario)(
+    const run = settings.gc
+      ? gcScenario
+      : settings.allocations
+      ? allocationsScenario
+      : profileScenario;
+    return await run(
       focused,
       settings.seconds,
       settings.profileConcurrency,

@@ -60,6 +60,9 @@ export interface Settings {
   /** Trace the garbage collector of the proxy and gatehouse on this scenario instead
    * (`--gc=<scenario>`, `gc.ts`); takes the profile's concurrency and target. */
   gc: Scenario | null;
+  /** Sample the allocations of gatehouse on this scenario instead (`--allocations=<scenario>`,
+   * `profile.ts`); takes the profile's concurrency and target. */
+  allocations: Scenario | null;
   /** Concurrency of the profiled load. */
   profileConcurrency: number;
   /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
@@ -108,6 +111,7 @@ export function parseSettings(args: string[]): Settings {
   };
   const profile = scenarioNamed("profile");
   const gc = scenarioNamed("gc");
+  const allocations = scenarioNamed("allocations");
   const profileConcurrency = Number(value("concurrency") ?? 32);
   if (!Number.isInteger(profileConcurrency) || profileConcurrency < 1) {
     throw new Error(`--concurrency must be a whole number of at least 1`);
@@ -139,6 +143,7 @@ export function parseSettings(args: string[]): Settings {
     scenarios,
     profile,
     gc,
+    allocations,
     profileConcurrency,
     profileTarget,
   };

@@ -67,3 +67,13 @@ Deno.test("parseSettings: --gc names the scenario whose garbage collection is tr
   assert.equal(parseSettings([]).gc, null);
   assert.throws(() => parseSettings(["--gc=nope"]), /unknown scenario nope/);
 });
+
+Deno.test("parseSettings: --allocations names the scenario whose allocations are sampled", () => {
+  const settings = parseSettings(["--allocations=chat-json", "--target=policied"]);
+  assert.equal(settings.allocations?.id, "chat-json");
+  assert.equal(settings.profile, null);
+  assert.equal(settings.gc, null);
+  assert.equal(settings.profileTarget, "policied");
+  assert.equal(parseSettings([]).allocations, null);
+  assert.throws(() => parseSettings(["--allocations=nope"]), /unknown scenario nope/);
+});

@@ -9,6 +9,7 @@
  */
 
 import type { CpuProfile } from "../cpu_profile.ts";
+import { type AllocationSite, allocationSites, type SamplingNode } from "../allocation_sites.ts";
 
 /** `Deno.memoryUsage()`, bytes. */
 export interface MemoryUsage {
@@ -16,32 +17,6 @@ export interface MemoryUsage {
   heapTotal: number;
   heapUsed: number;
   external: number;
-}
-
-/** Where sampled allocations were made: a function (file:line) and the bytes sampled there. */
-export interface AllocationSite {
-  site: string;
-  bytes: number;
-}
-
-interface SamplingNode {
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  selfSize: number;
-  children: SamplingNode[];
-}
-
-/** Sums a sampling heap profile's self sizes by function. */
-function allocationSites(head: SamplingNode): AllocationSite[] {
-  const sites = new Map<string, number>();
-  const visit = (node: SamplingNode) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.replace(/^.*\/work\/main\//, "").replace(/^.*\/node_modules\//, "");
-    const site = `${functionName || "(anonymous)"} ${file || "(native)"}:${lineNumber + 1}`;
-    sites.set(site, (sites.get(site) ?? 0) + node.selfSize);
-    for (const child of node.children) visit(child);
-  };
-  visit(head);
-  return [...sites].map(([site, bytes]) => ({ site, bytes })).sort((a, b) => b.bytes - a.bytes);
 }
 
 /** A session with one process's inspector. */

@@ -36,12 +36,8 @@
 import { writeProfile } from "../cpu_profile.ts";
 import { chatRequest } from "../scenarios.ts";
 import { describeMachine } from "../machine.ts";
-import {
-  type AllocationSite,
-  type Inspector,
-  type MemoryUsage,
-  openInspector,
-} from "./inspector.ts";
+import type { AllocationSite } from "../allocation_sites.ts";
+import { type Inspector, type MemoryUsage, openInspector } from "./inspector.ts";
 import { machineBusy, procStats, SELF } from "./proc_stats.ts";
 import { fetchStream, rawStream, type StreamRead, type StreamRequest } from "./read_stream.ts";
 import { formatSummary, type RunFigures, summarize } from "./stream_report.ts";

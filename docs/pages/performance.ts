@@ -293,6 +293,7 @@ deno task bench --only=streams  # many long streams through one process
 deno task bench --publish       # writes docs/performance.json, which this page shows
 deno task bench --profile=chat-json   # where the gateway's CPU goes
 deno task bench --gc=chat-json        # bytes allocated and promoted a request, GC pauses
+deno task bench --allocations=chat-json   # where those bytes are allocated, by function
 `)}
     `;
   },
