@@ -94,3 +94,31 @@ Deno.test("jsonBody: behind Deno.serve (its own body path) the body parses and b
     await server.shutdown();
   }
 });
+
+Deno.test("jsonBody: behind Deno.serve, bodies read through the stream and natively parse alike", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    app(1024 * 1024).fetch,
+  );
+  try {
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    // Under 64 KiB a body is read through its stream, over it with text(); multi-byte
+    // characters straddle the runtime's chunks in both.
+    for (const size of [1_000, 4_000, 60_000, 70_000, 300_000]) {
+      const text = "café ☕ ".repeat(Math.ceil(size / 9)).slice(0, size);
+      const body = JSON.stringify({ model: "m", text });
+      const response = await fetch(url, { method: "POST", headers: JSON_TYPE, body });
+      assert.equal(response.status, 200, `${size}`);
+      assert.deepEqual(await response.json(), { body: { model: "m", text }, same: true });
+    }
+    const over = await fetch(url, {
+      method: "POST",
+      headers: JSON_TYPE,
+      body: JSON.stringify({ text: "x".repeat(1024 * 1024) }),
+    });
+    assert.equal(over.status, 413);
+    await over.body?.cancel();
+  } finally {
+    await server.shutdown();
+  }
+});
