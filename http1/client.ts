@@ -41,14 +41,24 @@ export interface Http1Client {
 /** A reused connection failed before any byte of the answer: the server had closed it. */
 class StaleConnection extends Error {}
 
-/** Reads response heads until a final (non-1xx) one; returns it with the bytes after it. */
+const EMPTY: Uint8Array = new Uint8Array(0);
+
+/** Reads response heads until a final (non-1xx) one; returns it with the bytes after it, a view
+ * of the connection's read buffer (valid until its next read). */
 async function readHead(
   connection: Connection,
   reused: boolean,
 ): Promise<{ head: ResponseHead; rest: Uint8Array }> {
-  let buffered = new Uint8Array(0);
+  // The usual head arrives whole in one read and is parsed where it lies; only bytes kept for
+  // the next read are copied out of the connection's buffer, which that read reuses.
+  let buffered = EMPTY;
+  let borrowed = false;
   let received = false;
   for (;;) {
+    if (borrowed) {
+      buffered = buffered.slice();
+      borrowed = false;
+    }
     let input: Uint8Array | null;
     try {
       input = await connection.read();
@@ -61,7 +71,8 @@ async function readHead(
       throw new Error("the upstream closed the connection before sending a response");
     }
     received = true;
-    buffered = concatBytes([buffered, input]);
+    borrowed = buffered.length === 0;
+    buffered = borrowed ? input : concatBytes([buffered, input]);
     for (let head = parseResponseHead(buffered); head; head = parseResponseHead(buffered)) {
       buffered = buffered.subarray(head.length);
       // Interim answers (100 Continue, 103 Early Hints) precede the real one.
@@ -117,8 +128,10 @@ export function createHttp1Client(options: PoolOptions = {}): Http1Client {
       const first = decoder.push(rest);
       // A body that came whole with its head (most JSON answers) skips the stream machinery.
       if (first.done && coding === "identity") {
+        // Copied before the connection can go back to the pool and read again.
+        const whole = copyOut(first.data);
         done(first.rest.length === 0);
-        return new Http1Response(head, copyOut(first.data));
+        return new Http1Response(head, whole);
       }
       const body = bodyReader(connection, decoder, first, {
         complete: done,

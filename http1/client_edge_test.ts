@@ -52,6 +52,24 @@ Deno.test("interim 100 and 103 answers are skipped for the final one", async () 
   });
 });
 
+Deno.test("a final head begun in the read after an interim one ends in the next read", async () => {
+  // The first read holds the interim answer and the start of the final head, which must
+  // outlive the second read into the same buffer.
+  const script = async (socket: RawSocket) => {
+    (socket.conn as Deno.TcpConn).setNoDelay(true);
+    await socket.request();
+    await socket.write("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nx-final: y");
+    await delay(20);
+    await socket.write("es\r\ncontent-length: 2\r\n\r\nok");
+  };
+  await withRawServer(script, async (url, client) => {
+    const response = await client.fetch(url, { method: "POST", headers: {}, body: "{}" });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("x-final"), "yes");
+    assert.equal(await response.text(), "ok");
+  });
+});
+
 Deno.test("Keep-Alive: timeout=1 leaves no time to reuse: the connection is closed", async () => {
   const { script, closed } = hanging(
     "HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=1\r\n\r\nok",
