@@ -8,6 +8,7 @@
 import type { Env } from "./config.ts";
 import type { Logger } from "./exchange.ts";
 import {
+  isoTime,
   jsonLine,
   type LogFormat,
   type LogLevel,
@@ -73,7 +74,7 @@ export function consoleLogger(options: ConsoleLoggerOptions = {}): ConsoleLogger
     text?: string,
   ) => {
     const all = base === undefined ? fields : { ...fields, ...base };
-    const time = new Date().toISOString();
+    const time = isoTime();
     const line = format === "json"
       ? jsonLine(time, level, message, all, event)
       : text !== undefined

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   clientText,
+  isoTime,
   jsonLine,
   MAX_USER_AGENT,
   readLogFormat,
@@ -79,4 +80,14 @@ Deno.test("client text: control characters stripped, cut to a sane length, keys 
   assert.equal(long.length, MAX_USER_AGENT + 1);
   assert.ok(long.endsWith("…"));
   assert.equal(clientText("agent gth_abcdefghij_secretsecret"), "agent [redacted]");
+});
+
+Deno.test("isoTime: the moment given, or now, as ISO 8601 with milliseconds", () => {
+  assert.equal(isoTime(Date.UTC(2026, 10, 26, 13, 0, 0, 123)), "2026-11-26T13:00:00.123Z");
+  // The same millisecond again, then another: each formatted as itself.
+  assert.equal(isoTime(Date.UTC(2026, 10, 26, 13, 0, 0, 123)), "2026-11-26T13:00:00.123Z");
+  assert.equal(isoTime(Date.UTC(2026, 10, 26, 13, 0, 0, 124)), "2026-11-26T13:00:00.124Z");
+  const before = Date.now();
+  const now = Date.parse(isoTime());
+  assert.ok(now >= before && now <= Date.now());
 });
