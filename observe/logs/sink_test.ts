@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BufferedSink, FLUSH_CHARS, FLUSH_MS, type SinkTarget } from "./sink.ts";
+import { BufferedSink, FLUSH_BYTES, FLUSH_MS, type SinkTarget } from "./sink.ts";
 
 /** A target that records each write as text. */
 function target(): SinkTarget & { writes: string[] } {
@@ -30,7 +30,7 @@ Deno.test("buffered sink: lines written within a few ms go out in one write, in 
 Deno.test("buffered sink: a large buffer is written at once; flush writes the rest", async () => {
   const out = target();
   const sink = new BufferedSink(out);
-  const big = "x".repeat(FLUSH_CHARS);
+  const big = "x".repeat(FLUSH_BYTES);
   sink.write(big);
   assert.deepEqual(out.writes, [`${big}\n`]);
   sink.write("after");
@@ -69,4 +69,31 @@ Deno.test("buffered sink: a partial write is continued; a broken target loses li
   broken.flushSync();
   broken.write("gone too");
   broken.flushSync();
+});
+
+Deno.test("buffered sink: lines that overflow the buffer go out in order, multi-byte ones whole", () => {
+  const out = target();
+  const sink = new BufferedSink(out);
+  // 3,000 lines of 40 bytes (an emoji is 4 bytes and two UTF-16 units): past 64 KiB.
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) => `${String(i).padStart(4, "0")} ☕ é 😀 ${"x".repeat(22)}`,
+  );
+  for (const line of lines) sink.write(line);
+  sink.flushSync();
+  assert.ok(out.writes.length >= 2, "the buffer filled at least once");
+  for (const write of out.writes) {
+    assert.ok(new TextEncoder().encode(write).length <= FLUSH_BYTES);
+    assert.ok(write.endsWith("\n"), "every write ends on a whole line");
+  }
+  assert.equal(out.writes.join(""), lines.map((line) => `${line}\n`).join(""));
+});
+
+Deno.test("buffered sink: a line that leaves no room for its newline waits for the next batch", () => {
+  const out = target();
+  const sink = new BufferedSink(out);
+  sink.write("a".repeat(FLUSH_BYTES - 10));
+  sink.write("b".repeat(9)); // 9 bytes fit, its newline does not
+  sink.flushSync();
+  assert.deepEqual(out.writes, [`${"a".repeat(FLUSH_BYTES - 10)}\n`, `${"b".repeat(9)}\n`]);
 });
