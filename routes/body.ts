@@ -37,17 +37,6 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
   return chunks.length === 1 ? chunks[0]! : concatBytes(chunks);
 }
 
-/**
- * Above this Content-Length a body is read with `Request.text()`; up to it, through its
- * stream. Under `text()` Deno.serve (2.9) read a 1.1 KB request in two reads of at most
- * 1 KiB from the socket, under the stream in one 64 KiB read (strace), and a 100 KB one in
- * one read against two: each read is a system call and a turn of the event loop. A minimal
- * `Deno.serve` under wrk at c=32, CPU µs a request, `text()` → stream: 1.1 KB 17.9, 18.7 →
- * 13.4, 12.3; 4 KB 19.3, 19.0 → 13.1, 12.8; 40 KB 43.1, 29.2 → 24.4, 24.8; 100 KB 64.4,
- * 69.2 → 97.8, 95.1 (the stream's 64 KiB chunks, against one read for `text()`).
- */
-const NATIVE_READ_FROM = 64 * 1024;
-
 /** A JSON request body as read: the object and its text. */
 export interface JsonBody {
   value: Record<string, unknown>;
@@ -73,11 +62,11 @@ export async function readJsonBody(
       }).`,
     );
   }
-  // A large body with a Content-Length (checked above) is read by the runtime natively; others
-  // are read here, counting, so an oversized chunked one is refused before it is all in memory.
+  // With a Content-Length (checked above) the runtime reads the body natively; a chunked
+  // body is read here, counting, so an oversized one is refused before it is all in memory.
   let text: string;
   try {
-    if (length !== null && Number(length) > NATIVE_READ_FROM) text = await request.text();
+    if (length !== null) text = await request.text();
     else {
       const raw = request.body;
       text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
