@@ -27,6 +27,11 @@
  *   deno task bench --allocations=chat-json   where gatehouse's allocations were made on one
  *                                         scenario, bytes per request (V8's sampling heap
  *                                         profiler; --concurrency, --target=policied)
+ *   deno task bench --compare=HEAD~3      gatehouse at another commit against this checkout,
+ *                                         both running at once, wrk slices alternating between
+ *                                         them: CPU µs per request and requests served
+ *                                         (`compare.ts`; --only=<scenario>, --target=policied,
+ *                                         --rounds=8, --seconds a slice)
  *   deno task bench --gc=chat-json        what one scenario costs the garbage collector in the
  *                                         minimal proxy and in gatehouse (--target=policied):
  *                                         bytes allocated, survived and promoted, pauses, per
@@ -54,6 +59,7 @@
 import { measureAll } from "./measure.ts";
 import { benchPolicies, formatPolicyCosts, policyCosts, rpmWindowBytes } from "./policies.ts";
 import { allocationsScenario, profileScenario } from "./profile.ts";
+import { compareRevision } from "./compare.ts";
 import { gcScenario } from "./gc.ts";
 import {
   addedLatencies,
@@ -126,6 +132,20 @@ async function main(): Promise<number> {
         "differences between the targets.",
     );
     settings.generator = "fetch";
+  }
+  if (settings.compare !== null) {
+    if (settings.generator !== "wrk") {
+      console.log(
+        "--compare drives its load with wrk, which is not installed: apt-get install wrk",
+      );
+      return 1;
+    }
+    return await compareRevision(settings.compare, settings.compareScenario, {
+      seconds: Math.max(1, Math.round(settings.seconds)),
+      rounds: settings.rounds,
+      concurrency: settings.profileConcurrency,
+      target: settings.profileTarget,
+    });
   }
   // One scenario through gatehouse: its GC trace, its allocations, or its CPU profile.
   const focused = settings.gc ?? settings.allocations ?? settings.profile;

@@ -80,6 +80,8 @@ export interface ChildOptions {
   runtimeFlags?: string[];
   /** Keep what it writes to stdout after its announcement (`ChildServer.stdout`). */
   keepStdout?: boolean;
+  /** Where it runs (its `deno.json` and `node_modules`); default: this repository's root. */
+  cwd?: string;
 }
 
 /** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
@@ -91,7 +93,7 @@ export async function startChild(
 ): Promise<ChildServer> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ...(options.runtimeFlags ?? []), script, ...args],
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: options.env ?? {},
     stdin: "piped",
     stdout: "piped",

@@ -39,6 +39,9 @@ export const POLICY_TARGETS: Target[] = ["direct", "gatehouse", "policied"];
 /** Rounds of `--only=policies` unless `--rounds` says otherwise (1 for every other run). */
 export const POLICY_ROUNDS = 3;
 
+/** Rounds of `--compare` when `--rounds` is not given. */
+export const COMPARE_ROUNDS = 8;
+
 /** Run settings. */
 export interface Settings {
   /** The load generator: `wrk` (external, the default) or `fetch` (in the bench's own runtime;
@@ -63,6 +66,11 @@ export interface Settings {
   /** Sample the allocations of gatehouse on this scenario instead (`--allocations=<scenario>`,
    * `profile.ts`); takes the profile's concurrency and target. */
   allocations: Scenario | null;
+  /** Compare this checkout with gatehouse at this commit instead (`--compare=<rev>`,
+   * `compare.ts`), on {@link compareScenario}; takes the profile's concurrency and target. */
+  compare: string | null;
+  /** The scenario compared: the one `--only` names, else chat JSON. */
+  compareScenario: Scenario;
   /** Concurrency of the profiled load. */
   profileConcurrency: number;
   /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
@@ -123,7 +131,11 @@ export function parseSettings(args: string[]): Settings {
   const only = value("only")?.split(",");
   const scenarios = selectScenarios(only);
   const policiesOnly = only !== undefined && only.every((id) => id === POLICIES_GROUP);
-  const rounds = Number(value("rounds") ?? (policiesOnly ? POLICY_ROUNDS : 1));
+  const compare = value("compare") ?? null;
+  if (compare === "") throw new Error(`--compare needs a commit: --compare=main~3`);
+  const rounds = Number(
+    value("rounds") ?? (policiesOnly ? POLICY_ROUNDS : compare !== null ? COMPARE_ROUNDS : 1),
+  );
   if (!Number.isInteger(rounds) || rounds < 1) {
     throw new Error(`--rounds must be a whole number of at least 1`);
   }
@@ -144,6 +156,10 @@ export function parseSettings(args: string[]): Settings {
     profile,
     gc,
     allocations,
+    compare,
+    compareScenario: only?.length === 1 && only[0] !== POLICIES_GROUP
+      ? SCENARIOS.find((s) => s.id === only[0])!
+      : SCENARIOS.find((s) => s.id === "chat-json")!,
     profileConcurrency,
     profileTarget,
   };

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  COMPARE_ROUNDS,
   isScaleRun,
   parseSettings,
   POLICY_ROUNDS,
@@ -76,4 +77,16 @@ Deno.test("parseSettings: --allocations names the scenario whose allocations are
   assert.equal(settings.profileTarget, "policied");
   assert.equal(parseSettings([]).allocations, null);
   assert.throws(() => parseSettings(["--allocations=nope"]), /unknown scenario nope/);
+});
+
+Deno.test("parseSettings: --compare names a commit, 8 rounds by default, on chat JSON or --only's", () => {
+  const settings = parseSettings(["--compare=HEAD~2"]);
+  assert.equal(settings.compare, "HEAD~2");
+  assert.equal(settings.rounds, COMPARE_ROUNDS);
+  assert.equal(settings.compareScenario.id, "chat-json");
+  const messages = parseSettings(["--compare=abc123", "--only=messages-json", "--rounds=3"]);
+  assert.equal(messages.compareScenario.id, "messages-json");
+  assert.equal(messages.rounds, 3);
+  assert.equal(parseSettings([]).compare, null);
+  assert.throws(() => parseSettings(["--compare="]), /--compare needs a commit/);
 });

@@ -294,6 +294,7 @@ deno task bench --publish       # writes docs/performance.json, which this page 
 deno task bench --profile=chat-json   # where the gateway's CPU goes
 deno task bench --gc=chat-json        # bytes allocated and promoted a request, GC pauses
 deno task bench --allocations=chat-json   # where those bytes are allocated, by function
+deno task bench --compare=HEAD~3      # a change against its base, both builds running at once
 `)}
     `;
   },

@@ -1,0 +1,117 @@
+/**
+ * `deno task bench --compare=<rev>`: gatehouse as this checkout has it against gatehouse at
+ * another commit, both running at once in front of one fake upstream, in slices of wrk load that
+ * alternate between them (`--rounds`, default 8; `--seconds` a slice; one scenario: the one
+ * `--only` names, else chat JSON; `--target=policied` for the key under every policy with JSON
+ * request logs). On a shared box whose speed drifts by more than a change is worth, a before and
+ * after run minutes apart can say nothing; two builds measured in the same seconds can. The other
+ * commit is checked out in a temporary git worktree, its packages installed from the cache, and
+ * removed at the end.
+ * @module
+ */
+import { processCpuMs } from "./cpu_time.ts";
+import { formatComparison, type Round, type Slice } from "./compare_report.ts";
+import { summarizeLoads } from "./load.ts";
+import { type ChildOptions, type ChildServer, startChild } from "./processes.ts";
+import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
+import { type TargetRequest, validate } from "./targets.ts";
+import { wrkSampleLoad } from "./wrk_load.ts";
+
+async function run(command: string, args: string[], cwd?: string): Promise<string> {
+  const { success, stdout, stderr } = await new Deno.Command(command, {
+    args,
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(success ? stdout : stderr).trim();
+  if (!success) throw new Error(`${command} ${args.join(" ")}: ${text}`);
+  return text;
+}
+
+/** What `scenario` sends to a bench gateway: its unpolicied key, or the policied one. */
+function requestTo(server: ChildServer, scenario: Scenario, target: Target): TargetRequest {
+  const { key, policiedKey } = server.announcement;
+  return {
+    url: server.url + scenario.path,
+    headers: requestHeaders(scenario, (target === "policied" ? policiedKey : key) ?? ""),
+    body: JSON.stringify(scenario.body(scenario.model)),
+  };
+}
+
+/** One slice of load on `server`: requests served and its process's CPU time meanwhile. */
+async function slice(
+  server: ChildServer,
+  request: TargetRequest,
+  concurrency: number,
+  seconds: number,
+): Promise<Slice> {
+  const before = await processCpuMs(server.pid);
+  const load = { ...request, concurrency, maxRequests: 1e9, durationMs: seconds * 1000 };
+  const result = summarizeLoads([await wrkSampleLoad(load)]);
+  const cpuMs = (await processCpuMs(server.pid)) - before;
+  return { requests: result.requests, cpuMs, seconds: result.elapsedMs / 1000 };
+}
+
+/** Compares this checkout with `rev` on `scenario`; returns the exit code. */
+export async function compareRevision(
+  rev: string,
+  scenario: Scenario,
+  options: { seconds: number; rounds: number; concurrency: number; target: Target },
+): Promise<number> {
+  const commit = await run("git", ["rev-parse", "--verify", "--short", `${rev}^{commit}`]);
+  const dir = await Deno.makeTempDir({ prefix: "gatehouse_compare_" });
+  const tree = `${dir}/tree`;
+  await run("git", ["worktree", "add", "--detach", tree, commit]);
+  const children: ChildServer[] = [];
+  try {
+    await run(Deno.execPath(), ["install"], tree);
+    const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+    children.push(upstream);
+    const policied = options.target === "policied";
+    const settings: ChildOptions = policied
+      ? { env: { GATEHOUSE_LOG_FORMAT: "json" }, discardStderr: true }
+      : { env: { GATEHOUSE_QUIET: "1" } };
+    const base = await startChild(`gatehouse at ${commit}`, `${tree}/bench/gateway_server.ts`, [
+      upstream.url,
+    ], { ...settings, cwd: tree });
+    children.push(base);
+    const head = await startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], settings);
+    children.push(head);
+    const sides = [
+      { server: base, request: requestTo(base, scenario, options.target) },
+      { server: head, request: requestTo(head, scenario, options.target) },
+    ];
+    for (const side of sides) {
+      const { problems } = await validate(side.request, scenario);
+      if (problems.length > 0) {
+        console.log(`${side.server.name}: the first request failed: ${problems.join("; ")}`);
+        return 1;
+      }
+      await slice(side.server, side.request, options.concurrency, 2); // the JIT's warm-up
+    }
+    console.log(
+      `${scenario.label}, c=${options.concurrency}, ${options.target} key: ${commit} against ` +
+        `this checkout, ${options.rounds} rounds of ${options.seconds} s slices\n`,
+    );
+    const rounds: Round[] = [];
+    for (let i = 0; i < options.rounds; i++) {
+      // Each round starts with the build the last one ended with: neither always goes first.
+      const order = i % 2 === 0 ? [0, 1] : [1, 0];
+      const slices: Slice[] = [];
+      for (const at of order) {
+        const { server, request } = sides[at]!;
+        slices[at] = await slice(server, request, options.concurrency, options.seconds);
+      }
+      rounds.push({ base: slices[0]!, head: slices[1]! });
+    }
+    console.log(formatComparison(commit, rounds));
+    return 0;
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+    await run("git", ["worktree", "remove", "--force", tree]).catch((error) =>
+      console.log(`could not remove the worktree ${tree}: ${error}`)
+    );
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+}
