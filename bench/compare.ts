@@ -9,6 +9,7 @@
  * removed at the end.
  * @module
  */
+import { runCommand } from "./command.ts";
 import { processCpuMs } from "./cpu_time.ts";
 import { formatComparison, type Round, type Slice } from "./compare_report.ts";
 import { summarizeLoads } from "./load.ts";
@@ -17,16 +18,11 @@ import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
 import { type TargetRequest, validate } from "./targets.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
 
+/** Runs `command`: its stdout; throws with why it failed. */
 async function run(command: string, args: string[], cwd?: string): Promise<string> {
-  const { success, stdout, stderr } = await new Deno.Command(command, {
-    args,
-    cwd,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(success ? stdout : stderr).trim();
-  if (!success) throw new Error(`${command} ${args.join(" ")}: ${text}`);
-  return text;
+  const result = await runCommand(command, args, cwd);
+  if ("failed" in result) throw new Error(`${command} ${args.join(" ")}: ${result.failed}`);
+  return result.stdout;
 }
 
 /** What `scenario` sends to a bench gateway: its unpolicied key, or the policied one. */

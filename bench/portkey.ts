@@ -11,6 +11,7 @@
  */
 import { fileURLToPath } from "node:url";
 import type { ChildServer } from "./processes.ts";
+import { runCommand as run } from "./command.ts";
 
 /** The version measured (the one in issue #19's table). */
 export const PORTKEY_VERSION = "1.15.2";
@@ -27,23 +28,6 @@ export function portkeyHeaders(
   upstreamUrl: string,
 ): Record<string, string> {
   return { "x-portkey-provider": provider, "x-portkey-custom-host": `${upstreamUrl}/v1` };
-}
-
-/** Runs `command`: its stdout, or why it failed. */
-async function run(
-  command: string,
-  args: string[],
-): Promise<{ stdout: string } | { failed: string }> {
-  try {
-    const output = await new Deno.Command(command, { args, stdout: "piped", stderr: "piped" })
-      .output();
-    if (output.success) return { stdout: new TextDecoder().decode(output.stdout).trim() };
-    const stderr = new TextDecoder().decode(output.stderr).trim();
-    return { failed: stderr.split("\n").slice(-3).join(" ") };
-  } catch (error) {
-    const missing = error instanceof Deno.errors.NotFound;
-    return { failed: missing ? `${command} is not installed` : String(error) };
-  }
 }
 
 /** Why Node cannot run Portkey, or null when it can. A `node` missing from PATH is answered by
