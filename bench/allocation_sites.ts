@@ -2,7 +2,7 @@
  * Where sampled allocations were made, from a V8 sampling heap profile
  * (`HeapProfiler.stopSampling`'s tree, whose self sizes V8 scales up from its samples to
  * estimate every byte allocated): summed by function and sorted, largest first. Shared by the
- * streams bench (`--allocations`) and the JSON-path allocation profile (`allocations.ts`).
+ * streams bench (`--allocations`) and `deno task bench --allocations=<scenario>` (`profile.ts`).
  * @module
  */
 

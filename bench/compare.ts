@@ -13,9 +13,9 @@ import { runCommand } from "./command.ts";
 import { processCpuMs } from "./cpu_time.ts";
 import { formatComparison, type Round, type Slice } from "./compare_report.ts";
 import { summarizeLoads } from "./load.ts";
-import { type ChildOptions, type ChildServer, startChild } from "./processes.ts";
-import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
-import { type TargetRequest, validate } from "./targets.ts";
+import { type ChildServer, startChild } from "./processes.ts";
+import type { Scenario, Target } from "./scenarios.ts";
+import { GATEWAY_OPTIONS, scenarioRequest, type TargetRequest, validate } from "./targets.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
 
 /** Runs `command`: its stdout; throws with why it failed. */
@@ -28,11 +28,7 @@ async function run(command: string, args: string[], cwd?: string): Promise<strin
 /** What `scenario` sends to a bench gateway: its unpolicied key, or the policied one. */
 function requestTo(server: ChildServer, scenario: Scenario, target: Target): TargetRequest {
   const { key, policiedKey } = server.announcement;
-  return {
-    url: server.url + scenario.path,
-    headers: requestHeaders(scenario, (target === "policied" ? policiedKey : key) ?? ""),
-    body: JSON.stringify(scenario.body(scenario.model)),
-  };
+  return scenarioRequest(server, scenario, (target === "policied" ? policiedKey : key) ?? "", true);
 }
 
 /** One slice of load on `server`: requests served and its process's CPU time meanwhile. */
@@ -64,10 +60,7 @@ export async function compareRevision(
     await run(Deno.execPath(), ["install"], tree);
     const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
     children.push(upstream);
-    const policied = options.target === "policied";
-    const settings: ChildOptions = policied
-      ? { env: { GATEHOUSE_LOG_FORMAT: "json" }, discardStderr: true }
-      : { env: { GATEHOUSE_QUIET: "1" } };
+    const settings = GATEWAY_OPTIONS[options.target === "policied" ? "policied" : "gatehouse"];
     const base = await startChild(`gatehouse at ${commit}`, `${tree}/bench/gateway_server.ts`, [
       upstream.url,
     ], { ...settings, cwd: tree });

@@ -108,11 +108,7 @@ async function reportAllocations(
   result: LoadResult,
   heading: string,
 ): Promise<void> {
-  const sites = allocationSites(
-    await readProfileWhenWritten<{ head: SamplingNode }>(path).then(
-      (profile) => profile.head,
-    ),
-  );
+  const sites = allocationSites((await readProfileWhenWritten<{ head: SamplingNode }>(path)).head);
   const total = sites.reduce((sum, s) => sum + s.bytes, 0);
   const perRequest = (bytes: number) => (bytes / result.requests).toFixed(0);
   const row = (s: AllocationSite) => [

@@ -5,7 +5,7 @@
  * sends to each of them.
  * @module
  */
-import { type ChildServer, startChild } from "./processes.ts";
+import { type ChildOptions, type ChildServer, startChild } from "./processes.ts";
 import { requestHeaders, type Scenario, type Target } from "./scenarios.ts";
 import { installPortkey, portkeyHeaders, startPortkey } from "./portkey.ts";
 
@@ -36,6 +36,13 @@ async function portkeyTarget(): Promise<ChildServer | { skipped: string }> {
   }
 }
 
+/** How each gatehouse target's process runs: quiet for the unpolicied key; a JSON line per
+ * request (written, then dropped) for the one with everything on. */
+export const GATEWAY_OPTIONS: Record<"gatehouse" | "policied", ChildOptions> = {
+  gatehouse: { env: { GATEHOUSE_QUIET: "1" } },
+  policied: { env: { GATEHOUSE_LOG_FORMAT: "json" }, discardStderr: true },
+};
+
 /** Starts the fake upstream, then the proxy and gatehouse in front of it, and Portkey's gateway
  * when `withPortkey`. */
 export async function startTargets(withPortkey = false): Promise<Targets> {
@@ -45,13 +52,13 @@ export async function startTargets(withPortkey = false): Promise<Targets> {
     : { skipped: "not asked for (only the JSON passthrough scenarios run through Portkey)" };
   const started = await Promise.allSettled([
     startChild("minimal proxy", "bench/minimal_proxy.ts", [upstream.url]),
-    startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], {
-      env: { GATEHOUSE_QUIET: "1" },
-    }),
-    startChild("gatehouse, everything on", "bench/gateway_server.ts", [upstream.url], {
-      env: { GATEHOUSE_LOG_FORMAT: "json" },
-      discardStderr: true,
-    }),
+    startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], GATEWAY_OPTIONS.gatehouse),
+    startChild(
+      "gatehouse, everything on",
+      "bench/gateway_server.ts",
+      [upstream.url],
+      GATEWAY_OPTIONS.policied,
+    ),
   ]);
   const running = [upstream, ...started.flatMap((s) => s.status === "fulfilled" ? [s.value] : [])];
   const stop = async () => {
@@ -124,9 +131,21 @@ export function targetRequest(
   const routing = target === "portkey"
     ? portkeyHeaders(scenario.anthropicHeaders ? "anthropic" : "openai", targets.upstream.url)
     : {};
+  const request = scenarioRequest(server, scenario, keys[target], viaGateway);
+  return { ...request, headers: { ...request.headers, ...routing } };
+}
+
+/** What `scenario` sends to `server` with `key`: the public model id to a gatehouse process
+ * (`viaGateway`), else the upstream's. */
+export function scenarioRequest(
+  server: ChildServer,
+  scenario: Scenario,
+  key: string,
+  viaGateway: boolean,
+): TargetRequest {
   return {
     url: server.url + scenario.path,
-    headers: { ...requestHeaders(scenario, keys[target]), ...routing },
+    headers: requestHeaders(scenario, key),
     body: JSON.stringify(scenario.body(viaGateway ? scenario.model : scenario.upstreamModel)),
   };
 }
