@@ -37,6 +37,11 @@ interface ReadyScenario {
   ready: { target: Target; request: LoadSpecBase; pid: number }[];
 }
 
+/** A slice's throughput, req/s. */
+function sliceThroughput(slice: LoadSamples): number {
+  return (slice.requests ?? slice.latencies.length) / (slice.elapsedMs / 1000);
+}
+
 /** A measurement with the slices it summarizes and their summed CPU time. */
 type SlicedMeasurement = Measurement & { slices: LoadSamples[]; cpuMs: number };
 
@@ -191,6 +196,7 @@ export async function measureAll(settings: Settings): Promise<MeasuredRun> {
       result,
       cpuMs,
       cpuUsPerRequest: cpuUsPerRequest(cpuMs, result.requests),
+      sliceThroughputs: slices.get(id(m))!.map(sliceThroughput),
     };
   });
   return { measurements, rounds, failures, notes, log: targets.gateway.stderr().trim() };
@@ -242,6 +248,7 @@ async function measureScenario(
       result,
       cpuMs,
       cpuUsPerRequest: perRequest,
+      sliceThroughputs: slices.get(target)!.map(sliceThroughput),
       slices: slices.get(target)!,
     };
   });
