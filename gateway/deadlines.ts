@@ -30,8 +30,17 @@ function stopIfIdle(): void {
   interval = null;
 }
 
-function tick(): void {
-  const now = Date.now();
+/** Whether a deadline in a slot is due at `now`. */
+function anyDue(now: number): boolean {
+  for (let slot = 0; slot < slots.capacity; slot++) {
+    const deadline = slots.at(slot);
+    if (deadline !== undefined && deadline.at <= now) return true;
+  }
+  return false;
+}
+
+/** Fires the deadlines due at `now` that are still pending. */
+function fireDue(now: number): void {
   for (let slot = 0; slot < slots.capacity; slot++) {
     const deadline = slots.at(slot);
     if (deadline === undefined || deadline.at > now) continue;
@@ -39,6 +48,17 @@ function tick(): void {
     deadline.fire();
   }
   stopIfIdle();
+}
+
+// Due deadlines fire one turn of the event loop after the tick that finds them. A gateway under
+// overload runs its loop seconds behind; what arrived meanwhile (the response headers, a
+// stream's next chunk) is only seen in a later turn than the tick that runs at once when the
+// loop comes back, and its caller then cancels the deadline. Fired in the tick, it blamed the
+// upstream (a 504, a stream cut for silence) for an answer that was already in.
+function tick(): void {
+  const now = Date.now();
+  if (anyDue(now)) setTimeout(() => fireDue(now), 0);
+  else stopIfIdle();
 }
 
 function ensureInterval(): void {

@@ -32,3 +32,28 @@ Deno.test("many deadlines set and cancelled reuse their slots, and the rest stil
   assert.equal(fired, 2);
   for (const cancel of kept) cancel();
 });
+
+Deno.test("a deadline whose answer came in while the event loop was busy past it does not fire", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  try {
+    let fired = 0;
+    const cancel = deadline(50, () => fired++);
+    // The answer: a connect to a listening port, done by the kernel while the loop is held.
+    const answered = Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port }).then(
+      (conn) => {
+        cancel();
+        return conn;
+      },
+    );
+    const busyUntil = performance.now() + 400;
+    while (performance.now() < busyUntil) {
+      // The loop is held, as by other requests' work; the interval's tick is overdue.
+    }
+    const conn = await answered;
+    conn.close();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    assert.equal(fired, 0);
+  } finally {
+    listener.close();
+  }
+});

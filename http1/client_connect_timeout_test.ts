@@ -134,3 +134,18 @@ Deno.test("a refused connection still rejects with ConnectionRefused", async () 
     client.close();
   }
 });
+
+Deno.test("a connect that completed while the event loop was busy past the timeout is used", async () => {
+  await withRawServer(answering(OK), async (url, client, server) => {
+    // An overloaded gateway: the loop comes back long after the timer was due, with the
+    // connect long done. The timer fires first in that turn; the connection must still win.
+    const response = client.fetch(url, { method: "GET", headers: {}, connectTimeoutMs: 50 });
+    const busyUntil = performance.now() + 400;
+    while (performance.now() < busyUntil) {
+      // The event loop is held here, as by other requests' work.
+    }
+    const answer = await within(response);
+    assert.equal(await answer.text(), "ok");
+    assert.equal(server.accepted, 1);
+  });
+});
