@@ -43,12 +43,12 @@ export async function openConnection(
   };
   const onAbort = () => end(signal?.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
-  // The timeout is decided one turn of the event loop after its timer fires. A gateway under
-  // overload runs its loop seconds behind; a connect that completed meanwhile is only seen in a
-  // later turn than the timer that fires at once when the loop comes back, so a verdict taken
-  // in the timer blamed the upstream (a 504) for a connection it had already opened: with the
-  // loop busy for 500 ms after a 100 ms connect timeout to a listening port, 0 of 20 connects
-  // were seen, and 20 of 20 with the extra turn.
+  // The timeout is decided one turn of the event loop after its timer fires. When the loop was
+  // held past the deadline (a long synchronous stretch: a large body parsed, a full GC, a burst
+  // of other requests' work), a connect that completed meanwhile is only seen in a later turn
+  // than the overdue timer, and a verdict taken in the timer blamed the upstream (a 504) for a
+  // connection already open: with the loop held 500 ms after a 100 ms connect timeout to a
+  // listening port, 0 of 20 connects were seen, and 20 of 20 with the extra turn.
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
     timer = setTimeout(() => {
