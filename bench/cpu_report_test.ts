@@ -1,19 +1,8 @@
 import assert from "node:assert/strict";
 import { cpuRows, formatCpu } from "./cpu_report.ts";
-import type { LoadResult } from "./load.ts";
 import type { Measurement } from "./report.ts";
 import { SCENARIOS, type Target } from "./scenarios.ts";
-
-const result = (throughput: number): LoadResult => ({
-  requests: throughput * 5,
-  errors: 0,
-  firstError: null,
-  elapsedMs: 5000,
-  throughput,
-  p50: 1,
-  p99: 2,
-  mean: 1,
-});
+import { resultAt } from "./testing.ts";
 
 const measured = (
   scenario: string,
@@ -24,7 +13,7 @@ const measured = (
   scenario,
   target,
   concurrency: 32,
-  result: result(throughput),
+  result: resultAt(throughput),
   cpuUsPerRequest,
 });
 

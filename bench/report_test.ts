@@ -1,18 +1,7 @@
 import assert from "node:assert/strict";
-import type { LoadResult } from "./load.ts";
 import { checks, type Measurement, sliceRatios } from "./report.ts";
 import { SCENARIOS, type Target } from "./scenarios.ts";
-
-const result = (throughput: number): LoadResult => ({
-  requests: throughput * 5,
-  errors: 0,
-  firstError: null,
-  elapsedMs: 5000,
-  throughput,
-  p50: 1,
-  p99: 2,
-  mean: 1,
-});
+import { resultAt } from "./testing.ts";
 
 const measured = (
   target: Target,
@@ -23,7 +12,7 @@ const measured = (
   scenario,
   target,
   concurrency: 32,
-  result: result(throughput),
+  result: resultAt(throughput),
   sliceThroughputs,
 });
 
