@@ -10,7 +10,7 @@
  * @module
  */
 import { runCommand } from "./command.ts";
-import { processCpuMs } from "./cpu_time.ts";
+import { withCpuTime } from "./cpu_time.ts";
 import { formatComparison, type Round, type Slice } from "./compare_report.ts";
 import { summarizeLoads } from "./load.ts";
 import { type ChildServer, startChild } from "./processes.ts";
@@ -38,10 +38,10 @@ async function slice(
   concurrency: number,
   seconds: number,
 ): Promise<Slice> {
-  const before = await processCpuMs(server.pid);
   const load = { ...request, concurrency, maxRequests: 1e9, durationMs: seconds * 1000 };
-  const result = summarizeLoads([await wrkSampleLoad(load)]);
-  const cpuMs = (await processCpuMs(server.pid)) - before;
+  // No settling wait: the next slice goes to the other build at once.
+  const { value, cpuMs } = await withCpuTime(server.pid, () => wrkSampleLoad(load), 0);
+  const result = summarizeLoads([value]);
   return { requests: result.requests, cpuMs, seconds: result.elapsedMs / 1000 };
 }
 

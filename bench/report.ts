@@ -80,11 +80,16 @@ function find(
   return findMeasurement(all, scenario, target, concurrency)?.result;
 }
 
-/** ` · CPU 75.0 vs 52.0 µs/req (proxy/gatehouse 0.69)`, when both CPU times were read. */
-function cpuNote(all: Measurement[], scenario: Scenario, target: Target): string {
+/** ` · CPU 75.0 vs 52.0 µs/req (proxy/gatehouse 0.69)`, the proxy's as measured in `proxyScenario`,
+ * when both CPU times were read. */
+function cpuNote(
+  all: Measurement[],
+  scenario: Scenario,
+  target: Target,
+  proxyScenario: string,
+): string {
   const own = findMeasurement(all, scenario.id, target, HIGH)?.cpuUsPerRequest;
-  const proxy = (findMeasurement(all, scenario.id, "proxy", HIGH) ??
-    findMeasurement(all, scenario.baseline ?? scenario.id, "proxy", HIGH))?.cpuUsPerRequest;
+  const proxy = findMeasurement(all, proxyScenario, "proxy", HIGH)?.cpuUsPerRequest;
   if (own === undefined || proxy === undefined) return "";
   return ` · CPU ${own.toFixed(1)} vs proxy ${proxy.toFixed(1)} µs/req (proxy/${target} ` +
     `${(proxy / own).toFixed(2)})`;
@@ -185,7 +190,7 @@ export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
       measured:
         `${(ratio * 100).toFixed(1)}% (${gateway.throughput.toFixed(0)} / ${
           proxy.throughput.toFixed(0)
-        } req/s)${cpuNote(all, scenario, "gatehouse")}` +
+        } req/s)${cpuNote(all, scenario, "gatehouse", proxyScenario)}` +
         spreadNote(all, scenario, "gatehouse", proxyScenario, share),
       target: `≥ ${share * 100}% of proxy`,
       pass: ratio >= share,
@@ -198,7 +203,7 @@ export function checks(scenarios: Scenario[], all: Measurement[]): Check[] {
         measured:
           `${(ratio * 100).toFixed(1)}% (${everything.throughput.toFixed(0)} / ${
             proxy.throughput.toFixed(0)
-          } req/s)${cpuNote(all, scenario, "policied")}` +
+          } req/s)${cpuNote(all, scenario, "policied", proxyScenario)}` +
           spreadNote(all, scenario, "policied", proxyScenario, TARGETS.everythingOnShare),
         target: `≥ ${TARGETS.everythingOnShare * 100}% of proxy`,
         pass: ratio >= TARGETS.everythingOnShare,
