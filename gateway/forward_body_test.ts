@@ -93,3 +93,35 @@ Deno.test("forwardBody: a member the gateway adds goes first; the client's bytes
     stream_options: { include_usage: true },
   });
 });
+
+Deno.test("forwardBody: an escaped letter of model, in either case and anywhere, means re-serializing", () => {
+  for (
+    const text of [
+      '{"model":"gpt-5","x":"\\u006D"}', // after the model key, upper-case hex
+      '{"x":"\\u006f","model":"gpt-5"}', // before it
+      '{"model":"gpt-5","stream":true,"x":"\\u0064","stream":true}',
+    ]
+  ) {
+    assert.equal(modelValueRange(text), null, text);
+    const body = JSON.parse(text) as Record<string, unknown>;
+    assert.equal(forwardBody(text, body, "up-1"), JSON.stringify({ ...body, model: "up-1" }));
+  }
+  // Other escapes (an accented letter, a quote) do not stop the rewrite.
+  assert.equal(
+    forward('{"model":"gpt-5","x":"caf\\u00e9 \\"q\\""}'),
+    '{"model":"up-1","x":"caf\\u00e9 \\"q\\""}',
+  );
+});
+
+Deno.test("forwardBody: a large body with non-ASCII text keeps every other character", () => {
+  const file = "export const add = (a: number, b: number) => a + b; // é ☕\n".repeat(1_000);
+  const body = {
+    model: "claude-sonnet",
+    messages: [{ role: "user", content: file }, { role: "assistant", content: "read it" }],
+    tools: [{ name: "read_file", input_schema: { type: "object", properties: { path: {} } } }],
+    stream: true,
+  };
+  const text = JSON.stringify(body);
+  const out = forward(text);
+  assert.equal(out, text.replace('"model":"claude-sonnet"', '"model":"up-1"'));
+});
