@@ -125,3 +125,44 @@ Deno.test("forwardBody: a large body with non-ASCII text keeps every other chara
   const out = forward(text);
   assert.equal(out, text.replace('"model":"claude-sonnet"', '"model":"up-1"'));
 });
+
+Deno.test("forwardBody: given the body's bytes, answers them with the model spliced in, as the text would be", () => {
+  const encoder = new TextEncoder();
+  const usage = { key: "stream_options", value: { include_usage: true } };
+  const long = "é ☕ ".repeat(2_000);
+  const bodies = [
+    '{"model":"gpt-5","messages":[{"role":"user","content":"hi"}]}',
+    ' \n{ "model" : "m\\u00e9", "x": "caf\\u00e9 ☕" }',
+    '{"messages":[{"role":"user","content":"é ☕ 𝄞"}],"model":"gpt-5","stream":true}',
+    `{"model":"gpt-5","messages":[{"role":"user","content":"${long}"}]}`,
+    // The model beyond the spliced prefix: the text's own answer.
+    `{"messages":[{"role":"user","content":"${long}"}],"model":"gpt-5"}`,
+  ];
+  for (const text of bodies) {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    for (const add of [undefined, usage]) {
+      const asText = forwardBody(text, body, "up-é", add);
+      assert.equal(typeof asText, "string");
+      const asBytes = forwardBody(text, body, "up-é", add, encoder.encode(text));
+      const bytes = typeof asBytes === "string" ? encoder.encode(asBytes) : asBytes;
+      assert.deepEqual(bytes, encoder.encode(asText as string), text.slice(0, 40));
+    }
+  }
+  // Spliced when the model is near the start; the text otherwise.
+  const first = bodies[3]!;
+  assert.ok(
+    forwardBody(first, JSON.parse(first), "up-1", undefined, encoder.encode(first)) instanceof
+      Uint8Array,
+  );
+  const last = bodies[4]!;
+  assert.equal(
+    typeof forwardBody(last, JSON.parse(last), "up-1", undefined, encoder.encode(last)),
+    "string",
+  );
+  // Bytes that are not the text's: the text's answer.
+  const other = encoder.encode('{"model":"gpt-4","messages":[]}');
+  assert.equal(
+    forwardBody(bodies[0]!, JSON.parse(bodies[0]!), "up-1", undefined, other),
+    forwardBody(bodies[0]!, JSON.parse(bodies[0]!), "up-1"),
+  );
+});

@@ -42,6 +42,8 @@ export interface RouteFacts {
   bodyBytes: number | null;
   /** The body's text, when the route read it. */
   bodyText?: string;
+  /** Its bytes, when the text is exactly their decoding. */
+  bodyRaw?: Uint8Array;
   receivedAt: number;
 }
 
@@ -52,6 +54,7 @@ function factsOf(c: Context<AppEnv>): RouteFacts {
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
     bodyText: c.get("bodyText"),
+    bodyRaw: c.get("bodyRaw"),
     receivedAt: c.get("receivedAt"),
   };
 }
@@ -73,6 +76,7 @@ export function routeRequest(
     requestId: facts.requestId,
     bodyBytes: facts.bodyBytes,
     bodyText: facts.bodyText,
+    bodyRaw: facts.bodyRaw,
     receivedAt: facts.receivedAt,
     headers: facts.raw.headers,
   };
