@@ -37,8 +37,12 @@ function errorResponse(wire: Wire, error: GatewayError): Response {
   return Response.json(body, { status: error.status });
 }
 
+const decoder = new TextDecoder();
+
 function bodyOf(init: UpstreamInit): Record<string, unknown> {
-  const body = typeof init.body === "string" ? JSON.parse(init.body) : {};
+  // A passthrough sends a large body as the client's bytes (`gateway/forward_body.ts`).
+  const text = init.body instanceof Uint8Array ? decoder.decode(init.body) : init.body;
+  const body = typeof text === "string" ? JSON.parse(text) : {};
   return body !== null && typeof body === "object" ? body as Record<string, unknown> : {};
 }
 
