@@ -29,7 +29,7 @@ export interface UpstreamCallSpec {
   model: ResolvedModel;
   /** Path under the provider root, with its query string if any. */
   path: string;
-  body: string | Uint8Array<ArrayBuffer>;
+  body: string;
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
   /** Reads the wire's error bodies. */

@@ -59,9 +59,6 @@ export interface RouteRequest {
   /** The JSON body's text as the client sent it, when the route kept it: a same-wire upstream
    * gets it with only the model replaced (`forward_body.ts`). */
   bodyText?: string;
-  /** The bytes {@link RouteRequest.bodyText} was decoded from, when it is exactly their decoding:
-   * forwarded with the model spliced in, instead of the text encoded again. */
-  bodyRaw?: Uint8Array;
   /** `performance.now()` when the request reached the app (the lifecycle's start otherwise). */
   receivedAt?: number;
   /** The client's request headers (user agent, trace context, forwarded protocol headers). */

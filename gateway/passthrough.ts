@@ -42,8 +42,6 @@ export interface Forwarding {
   body: Record<string, unknown>;
   /** The body's text as the client sent it, when the route kept it. */
   bodyText?: string;
-  /** Its bytes, when the text is exactly their decoding. */
-  bodyRaw?: Uint8Array;
   signal: AbortSignal;
   /** The client's headers, for the protocol headers forwarded (`anthropic-beta`). */
   headers?: Headers;
@@ -79,7 +77,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     // no stream_options (most) keeps its own text, with the option added in front.
     usage = { key: "stream_options", value: { ...options, include_usage: true } };
   }
-  const forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, usage, f.bodyRaw);
+  const forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, usage);
   const response = await attempt(deps, life, f.signal, {
     model,
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),

@@ -21,7 +21,7 @@ export interface UpstreamRequest {
   provider: ResolvedProvider;
   /** Path under the provider root, with its query string if any. */
   path: string;
-  body: string | Uint8Array<ArrayBuffer>;
+  body: string;
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
   /** Headers added last (the trace context of the attempt), when any. */

@@ -41,34 +41,6 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
 export interface JsonBody {
   value: Record<string, unknown>;
   text: string;
-  /** The bytes the text was decoded from, for a body of {@link KEEP_BYTES_FROM} bytes or more
-   * that is valid UTF-8 with no byte order mark: the text is then exactly their decoding, so a
-   * passthrough can forward them with only the model spliced in instead of encoding the text
-   * again (`gateway/forward_body.ts`). */
-  raw?: Uint8Array;
-}
-
-/** The smallest body whose bytes are kept. Below it `Request.text()` is cheaper than its bytes
- * and a decode, and a splice's new buffer costs more than encoding the text again behind the
- * request head (the bench's 1 kB chat body, spliced: 10% more CPU a request). */
-export const KEEP_BYTES_FROM = 16 * 1024;
-
-/** Whether `bytes` start with the UTF-8 byte order mark (which decoding drops). */
-function hasBom(bytes: Uint8Array): boolean {
-  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-}
-
-/** `bytes` as text (invalid sequences replaced, as `Request.text()` does), and the bytes too
- * when the text is exactly their decoding. */
-function decodeBody(
-  bytes: Uint8Array,
-  decoder: TextDecoder,
-): { text: string; raw?: Uint8Array } {
-  const text = decoder.decode(bytes);
-  if (bytes.length < KEEP_BYTES_FROM) return { text };
-  // No replacement character in the text: no invalid sequence was replaced (a body that really
-  // holds U+FFFD keeps only its text). A fatal decoder would tell it too, at 4.5 times the cost.
-  return hasBom(bytes) || text.includes("\ufffd") ? { text } : { text, raw: bytes };
 }
 
 /** Reads `request`'s JSON object body under `limit` bytes: a 413, or a 400 saying what is wrong
@@ -92,23 +64,18 @@ export async function readJsonBody(
   }
   // With a Content-Length (checked above) the runtime reads the body natively; a chunked
   // body is read here, counting, so an oversized one is refused before it is all in memory.
-  let decoded: { text: string; raw?: Uint8Array };
+  let text: string;
   try {
-    if (length !== null && Number(length) < KEEP_BYTES_FROM) {
-      decoded = { text: await request.text() };
-    } else if (length !== null) decoded = decodeBody(await request.bytes(), decoder);
+    if (length !== null) text = await request.text();
     else {
-      const stream = request.body;
-      decoded = stream === null
-        ? { text: "" }
-        : decodeBody(await readLimited(stream, limit), decoder);
+      const raw = request.body;
+      text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
     }
   } catch (error) {
     // Reading a request body fails only when its client goes away (or it is over the limit).
     if (error instanceof GatewayError) throw error;
     throw new ClientGone(error);
   }
-  const { text, raw } = decoded;
   if (text === "") throw invalidRequest("The request has no body: send a JSON object.");
   let value: unknown;
   try {
@@ -119,7 +86,7 @@ export async function readJsonBody(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidRequest("The request body must be a JSON object.");
   }
-  return { value: value as Record<string, unknown>, text, raw };
+  return { value: value as Record<string, unknown>, text };
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
@@ -129,13 +96,12 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
     if (c.req.method !== "POST") return await next();
-    const { value, text, raw } = await readJsonBody(c.req.raw, limit, decoder);
+    const { value, text } = await readJsonBody(c.req.raw, limit, decoder);
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
     c.set("body", value);
     c.set("bodyBytes", text.length);
     c.set("bodyText", text);
-    c.set("bodyRaw", raw);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

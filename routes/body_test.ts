@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { GatewayError } from "../core/errors.ts";
 import type { AppEnv } from "./env.ts";
-import { jsonBody, KEEP_BYTES_FROM, readJsonBody } from "./body.ts";
+import { jsonBody } from "./body.ts";
 
 /** An app whose handler reports what `c.req.json()` gives, twice. */
 function app(limit: number) {
@@ -120,45 +120,4 @@ Deno.test("jsonBody: behind Deno.serve, bodies from 1 kB to 300 kB parse whole",
   } finally {
     await server.shutdown();
   }
-});
-
-Deno.test("readJsonBody: keeps a large body's bytes only when the text is exactly their decoding", async () => {
-  const decoder = new TextDecoder();
-  const read = (bytes: Uint8Array<ArrayBuffer>, chunked = false) =>
-    readJsonBody(
-      new Request("http://gatehouse.test/", {
-        method: "POST",
-        headers: JSON_TYPE,
-        body: chunked
-          ? new ReadableStream({
-            start(controller) {
-              controller.enqueue(bytes);
-              controller.close();
-            },
-          })
-          : bytes,
-      }),
-      1024 * 1024,
-      decoder,
-    );
-  const encoder = new TextEncoder();
-  const text = `{"model":"m","text":"café ☕ ${"x".repeat(KEEP_BYTES_FROM)}"}`;
-  const valid = encoder.encode(text);
-  for (const chunked of [false, true]) {
-    const got = await read(valid, chunked);
-    assert.deepEqual(got.raw, valid);
-    assert.equal(got.text, text);
-  }
-  // A small body: its text only.
-  const small = await read(encoder.encode('{"model":"m"}'));
-  assert.equal(small.raw, undefined);
-  // A byte order mark is dropped from the text; the bytes would not match it.
-  const bom = await read(new Uint8Array([0xef, 0xbb, 0xbf, ...valid]));
-  assert.equal(bom.text, text);
-  assert.equal(bom.raw, undefined);
-  // An invalid sequence is replaced in the text, so the bytes are not kept.
-  const invalid = new Uint8Array([...valid.subarray(0, 22), 0xff, ...valid.subarray(22)]);
-  const replaced = await read(invalid);
-  assert.equal(replaced.text, text.slice(0, 22) + "\ufffd" + text.slice(22));
-  assert.equal(replaced.raw, undefined);
 });

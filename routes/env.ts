@@ -22,8 +22,6 @@ export interface AppEnv {
     /** The JSON body as the client sent it (a same-wire upstream gets it with its model
      * replaced: `gateway/forward_body.ts`). */
     bodyText: string;
-    /** The body's bytes, when its text is exactly their decoding (`routes/body.ts`). */
-    bodyRaw: Uint8Array | undefined;
     /** Set when a model handler has handed the request to the gateway: from then on its
      * lifecycle records the ledger row and logs its failures (`routes/handover.ts`). */
     handedOver: boolean;

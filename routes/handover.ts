@@ -42,8 +42,6 @@ export interface RouteFacts {
   bodyBytes: number | null;
   /** The body's text, when the route read it. */
   bodyText?: string;
-  /** Its bytes, when the text is exactly their decoding. */
-  bodyRaw?: Uint8Array;
   receivedAt: number;
 }
 
@@ -54,7 +52,6 @@ function factsOf(c: Context<AppEnv>): RouteFacts {
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
     bodyText: c.get("bodyText"),
-    bodyRaw: c.get("bodyRaw"),
     receivedAt: c.get("receivedAt"),
   };
 }
@@ -76,7 +73,6 @@ export function routeRequest(
     requestId: facts.requestId,
     bodyBytes: facts.bodyBytes,
     bodyText: facts.bodyText,
-    bodyRaw: facts.bodyRaw,
     receivedAt: facts.receivedAt,
     headers: facts.raw.headers,
   };

@@ -83,7 +83,6 @@ export function modelLane(
       body = read.value;
       facts.bodyBytes = read.text.length;
       facts.bodyText = read.text;
-      facts.bodyRaw = read.raw;
       const checked = safeParseChecked(lane.schema, body);
       if (!checked.success) throw validationError(checked.error, "json");
       const handed = routeRequest(lane.path, body, facts);
