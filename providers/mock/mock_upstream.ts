@@ -40,7 +40,7 @@ function errorResponse(wire: Wire, error: GatewayError): Response {
 const decoder = new TextDecoder();
 
 function bodyOf(init: UpstreamInit): Record<string, unknown> {
-  // A passthrough sends a large body as the client's bytes (`gateway/forward_body.ts`).
+  // `UpstreamInit` takes a body as text or as bytes; read either.
   const text = init.body instanceof Uint8Array ? decoder.decode(init.body) : init.body;
   const body = typeof text === "string" ? JSON.parse(text) : {};
   return body !== null && typeof body === "object" ? body as Record<string, unknown> : {};
