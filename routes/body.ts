@@ -62,15 +62,14 @@ export async function readJsonBody(
       }).`,
     );
   }
-  // With a Content-Length (checked above) the runtime reads the body natively; a chunked
-  // body is read here, counting, so an oversized one is refused before it is all in memory.
+  // Read through the body's own reader, counting (a chunked body over the limit is refused
+  // before it is all in memory), never with `text()`: Deno.serve (2.9.6) then reads each request
+  // of the connection, head and body, in one 64 KiB read. After `text()` or `bytes()` it reads
+  // the next one 1,024 bytes at a time, so the bench's 1,137-byte chat request took two reads.
   let text: string;
   try {
-    if (length !== null) text = await request.text();
-    else {
-      const raw = request.body;
-      text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
-    }
+    const raw = request.body;
+    text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
   } catch (error) {
     // Reading a request body fails only when its client goes away (or it is over the limit).
     if (error instanceof GatewayError) throw error;
