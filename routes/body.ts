@@ -1,6 +1,6 @@
 /**
  * Body checks before validation: the size limit (checked on `Content-Length` before reading, and
- * while reading a chunked body) and JSON parsing with a message that says where it broke.
+ * counted while reading every body) and JSON parsing with a message that says where it broke.
  * @module
  */
 import type { MiddlewareHandler } from "hono";
