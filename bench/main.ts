@@ -11,49 +11,7 @@
  * the report sets next to the throughput ratios (`cpu_report.ts`). The policy-cost
  * table sets gatehouse with no policy against gatehouse with every policy, per round.
  *
- *   deno task bench                       the full run (about three minutes)
- *   deno task bench --seconds=1           shorter measurements
- *   deno task bench --warmup=5            seconds of warm-up per scenario and target (default 2)
- *   deno task bench --only=chat-stream    one scenario (plus the baselines it needs)
- *   deno task bench --only=policies       only the policy-cost comparison (issue #15): the
- *                                         passthrough scenarios on direct, gatehouse with its
- *                                         unpolicied key and with its key under every policy
- *                                         (`policies.ts`), three rounds (--rounds=N)
- *   deno task bench --rounds=3            measure everything three times over; each round is
- *                                         reported, and the tables pool them
- *   deno task bench --profile=chat-stream CPU profile of gatehouse on one scenario (c=32;
- *                                         --concurrency=1 profiles one request at a time;
- *                                         --target=policied uses the key under every policy)
- *   deno task bench --allocations=chat-json   where gatehouse's allocations were made on one
- *                                         scenario, bytes per request (V8's sampling heap
- *                                         profiler; --concurrency, --target=policied)
- *   deno task bench --compare=HEAD~3      gatehouse at another commit against this checkout,
- *                                         both running at once, wrk slices alternating between
- *                                         them: CPU µs per request and requests served
- *                                         (`compare.ts`; --only=<scenario>, --target=policied,
- *                                         --rounds=8, --seconds a slice)
- *   deno task bench --gc=chat-json        what one scenario costs the garbage collector in the
- *                                         minimal proxy and in gatehouse (--target=policied):
- *                                         bytes allocated, survived and promoted, pauses, per
- *                                         request (`gc.ts`; --seconds, --concurrency)
- *   deno task bench --only=scale          the scale-out bench (issues #17, #19, `scale/main.ts`):
- *                                         the real main.ts as a process under wrk at c=32, 1 and
- *                                         2 workers on SQLite and on Postgres + Redis with every
- *                                         policy, in turns with direct and the minimal proxy
- *                                         (ratios, CPU µs per request, per-core cost, 2 workers
- *                                         against 1), Redis commands per request, ledger rows/s;
- *                                         writes bench/results/scale.json (--seconds=10,
- *                                         --warmup=3, --configs=a,b,c,d, --ledger-rows=50000,
- *                                         --cpu-profile=PREFIX)
- *   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:
- *                                         completion, chunk gaps, RSS (`streams/main.ts`)
- *   deno task bench --publish             writes docs/performance.json (the docs' Performance
- *                                         page) from the results files of the runs above
- *   deno task bench --only=observe        what metrics and the request log cost (issue #18,
- *                                         `observe/main.ts`): main.ts with both off, metrics on,
- *                                         metrics and a JSON line per request, under wrk at c=1
- *                                         and c=32; writes bench/results/observe.json
- *                                         (--seconds=8, --warmup=3, --rounds=3, --configs=…)
+ * Its options: `usage.ts`, printed by `deno task bench --help`.
  * @module
  */
 import { measureAll } from "./measure.ts";
@@ -78,6 +36,8 @@ import { wrkInstalled } from "./scale/wrk.ts";
 import { describeMachine, sourceCommit, stolenShare } from "./machine.ts";
 import { machineBusy } from "./streams/proc_stats.ts";
 import { publish } from "./publish.ts";
+import { USAGE } from "./usage.ts";
+import { checkOptions } from "./options.ts";
 import { cpuRows, formatCpu } from "./cpu_report.ts";
 
 const BENCH_POLICY_FIELDS = "models, rpm, tpm, max_parallel, budget_usd monthly, expires_at";
@@ -120,7 +80,14 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
 }
 
 async function main(): Promise<number> {
-  if (Deno.args.includes("--publish")) return await publish();
+  if (Deno.args.some((arg) => arg === "--help" || arg === "-h")) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (Deno.args.includes("--publish")) {
+    checkOptions(Deno.args, ["publish"], "deno task bench --publish");
+    return await publish();
+  }
   if (isScaleRun(Deno.args)) return await runScale(Deno.args);
   if (isObserveRun(Deno.args)) return await runObserve(Deno.args);
   if (isStreamsRun(Deno.args)) return await runStreams(Deno.args);

@@ -3,6 +3,7 @@
  * @module
  */
 import { type Scenario, SCENARIOS, type Target } from "./scenarios.ts";
+import { checkOptions } from "./options.ts";
 
 /** The `--only` value that runs the scale-out bench instead (`scale/main.ts`, issue #17). */
 export const SCALE_GROUP = "scale";
@@ -103,8 +104,24 @@ export function selectScenarios(only: string[] | undefined): Scenario[] {
   });
 }
 
+/** The options of the main run and of the runs on one scenario (`--profile`, `--compare`, ...). */
+const MAIN_OPTIONS = [
+  "seconds",
+  "warmup",
+  "only",
+  "rounds",
+  "profile",
+  "allocations",
+  "gc",
+  "compare",
+  "concurrency",
+  "target",
+  "generator",
+];
+
 /** Reads the settings from the command line; throws a message for a bad value. */
 export function parseSettings(args: string[]): Settings {
+  checkOptions(args, MAIN_OPTIONS, "deno task bench");
   const value = (name: string) =>
     args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const seconds = Number(value("seconds") ?? 2.5);

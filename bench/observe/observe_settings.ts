@@ -3,6 +3,7 @@
  * rounds, and which configurations of the observers to compare.
  * @module
  */
+import { checkOptions } from "../options.ts";
 
 /** One way of running the real `main.ts`: what it observes. */
 export interface ObserveConfig {
@@ -60,6 +61,11 @@ function numberArg(args: readonly string[], name: string, fallback: number): num
 
 /** Reads the settings from the bench's arguments; throws a message for a bad one. */
 export function parseObserveSettings(args: readonly string[]): ObserveSettings {
+  checkOptions(
+    args,
+    ["only", "configs", "seconds", "warmup", "rounds"],
+    "deno task bench --only=observe",
+  );
   const ids = args.find((a) => a.startsWith("--configs="))?.slice(10).split(",");
   const configs = ids === undefined ? [...OBSERVE_CONFIGS] : ids.map((id) => {
     const config = OBSERVE_CONFIGS.find((c) => c.id === id);

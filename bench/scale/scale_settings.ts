@@ -4,6 +4,7 @@
  * @module
  */
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./databases.ts";
+import { checkOptions } from "../options.ts";
 
 /** One way of running the real `main.ts`. */
 export interface ScaleConfig {
@@ -72,6 +73,16 @@ export interface ScaleSettings {
 
 /** Reads the scale run's settings from the bench's arguments; throws a message for a bad one. */
 export function parseScaleSettings(args: readonly string[]): ScaleSettings {
+  checkOptions(args, [
+    "only",
+    "seconds",
+    "warmup",
+    "configs",
+    "ledger-rows",
+    "postgres",
+    "redis",
+    "cpu-profile",
+  ], "deno task bench --only=scale");
   const value = (name: string) =>
     args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const seconds = Number(value("seconds") ?? 10);

@@ -3,6 +3,7 @@
  * @module
  */
 import { TARGET_NAMES, type TargetName } from "./targets.ts";
+import { checkOptions } from "../options.ts";
 
 /** One streams run's settings. */
 export interface StreamSettings {
@@ -60,6 +61,24 @@ function numberArg(args: readonly string[], name: string, fallback: number): num
 
 /** Reads the settings from the bench's arguments. */
 export function streamSettings(args: readonly string[]): StreamSettings {
+  checkOptions(args, [
+    "only",
+    "target",
+    "reader",
+    "streams",
+    "chunks",
+    "interval",
+    "ramp",
+    "prompt-bytes",
+    "workers",
+    "env",
+    "inspect",
+    "snapshot",
+    "cpu-profile",
+    "allocations",
+    "v8-flags",
+    "output",
+  ], "deno task bench --only=streams");
   const targets = (valueOf(args, "target") ?? "gatehouse").split(",") as TargetName[];
   for (const target of targets) {
     if (!TARGET_NAMES.includes(target)) {
