@@ -5,11 +5,9 @@
  * `--only` names, else chat JSON; `--target=policied` for the key under every policy with JSON
  * request logs). On a shared box whose speed drifts by more than a change is worth, a before and
  * after run minutes apart can say nothing; two builds measured in the same seconds can. The other
- * commit is checked out in a temporary git worktree, its packages installed from the cache, and
- * removed at the end.
+ * commit runs from a temporary worktree (`worktree.ts`).
  * @module
  */
-import { runCommand } from "./command.ts";
 import { withCpuTime } from "./cpu_time.ts";
 import { formatComparison, type Round, type Slice } from "./compare_report.ts";
 import { summarizeLoads } from "./load.ts";
@@ -17,13 +15,7 @@ import { type ChildServer, startChild } from "./processes.ts";
 import type { Scenario, Target } from "./scenarios.ts";
 import { GATEWAY_OPTIONS, scenarioRequest, type TargetRequest, validate } from "./targets.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
-
-/** Runs `command`: its stdout; throws with why it failed. */
-async function run(command: string, args: string[], cwd?: string): Promise<string> {
-  const result = await runCommand(command, args, cwd);
-  if ("failed" in result) throw new Error(`${command} ${args.join(" ")}: ${result.failed}`);
-  return result.stdout;
-}
+import { withWorktree } from "./worktree.ts";
 
 /** What `scenario` sends to a bench gateway: its unpolicied key, or the policied one. */
 function requestTo(server: ChildServer, scenario: Scenario, target: Target): TargetRequest {
@@ -51,56 +43,54 @@ export async function compareRevision(
   scenario: Scenario,
   options: { seconds: number; rounds: number; concurrency: number; target: Target },
 ): Promise<number> {
-  const commit = await run("git", ["rev-parse", "--verify", "--short", `${rev}^{commit}`]);
-  const dir = await Deno.makeTempDir({ prefix: "gatehouse_compare_" });
-  const tree = `${dir}/tree`;
-  await run("git", ["worktree", "add", "--detach", tree, commit]);
-  const children: ChildServer[] = [];
-  try {
-    await run(Deno.execPath(), ["install"], tree);
-    const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
-    children.push(upstream);
-    const settings = GATEWAY_OPTIONS[options.target === "policied" ? "policied" : "gatehouse"];
-    const base = await startChild(`gatehouse at ${commit}`, `${tree}/bench/gateway_server.ts`, [
-      upstream.url,
-    ], { ...settings, cwd: tree });
-    children.push(base);
-    const head = await startChild("gatehouse", "bench/gateway_server.ts", [upstream.url], settings);
-    children.push(head);
-    const sides = [
-      { server: base, request: requestTo(base, scenario, options.target) },
-      { server: head, request: requestTo(head, scenario, options.target) },
-    ];
-    for (const side of sides) {
-      const { problems } = await validate(side.request, scenario);
-      if (problems.length > 0) {
-        console.log(`${side.server.name}: the first request failed: ${problems.join("; ")}`);
-        return 1;
+  return await withWorktree(rev, async (tree, commit) => {
+    const children: ChildServer[] = [];
+    try {
+      const upstream = await startChild("fake upstream", "bench/fake_upstream.ts", []);
+      children.push(upstream);
+      const settings = GATEWAY_OPTIONS[options.target === "policied" ? "policied" : "gatehouse"];
+      const base = await startChild(`gatehouse at ${commit}`, `${tree}/bench/gateway_server.ts`, [
+        upstream.url,
+      ], { ...settings, cwd: tree });
+      children.push(base);
+      const head = await startChild(
+        "gatehouse",
+        "bench/gateway_server.ts",
+        [upstream.url],
+        settings,
+      );
+      children.push(head);
+      const sides = [
+        { server: base, request: requestTo(base, scenario, options.target) },
+        { server: head, request: requestTo(head, scenario, options.target) },
+      ];
+      for (const side of sides) {
+        const { problems } = await validate(side.request, scenario);
+        if (problems.length > 0) {
+          console.log(`${side.server.name}: the first request failed: ${problems.join("; ")}`);
+          return 1;
+        }
+        await slice(side.server, side.request, options.concurrency, 2); // the JIT's warm-up
       }
-      await slice(side.server, side.request, options.concurrency, 2); // the JIT's warm-up
-    }
-    console.log(
-      `${scenario.label}, c=${options.concurrency}, ${options.target} key: ${commit} against ` +
-        `this checkout, ${options.rounds} rounds of ${options.seconds} s slices\n`,
-    );
-    const rounds: Round[] = [];
-    for (let i = 0; i < options.rounds; i++) {
-      // Each round starts with the build the last one ended with: neither always goes first.
-      const order = i % 2 === 0 ? [0, 1] : [1, 0];
-      const slices: Slice[] = [];
-      for (const at of order) {
-        const { server, request } = sides[at]!;
-        slices[at] = await slice(server, request, options.concurrency, options.seconds);
+      console.log(
+        `${scenario.label}, c=${options.concurrency}, ${options.target} key: ${commit} against ` +
+          `this checkout, ${options.rounds} rounds of ${options.seconds} s slices\n`,
+      );
+      const rounds: Round[] = [];
+      for (let i = 0; i < options.rounds; i++) {
+        // Each round starts with the build the last one ended with: neither always goes first.
+        const order = i % 2 === 0 ? [0, 1] : [1, 0];
+        const slices: Slice[] = [];
+        for (const at of order) {
+          const { server, request } = sides[at]!;
+          slices[at] = await slice(server, request, options.concurrency, options.seconds);
+        }
+        rounds.push({ base: slices[0]!, head: slices[1]! });
       }
-      rounds.push({ base: slices[0]!, head: slices[1]! });
+      console.log(formatComparison(commit, rounds));
+      return 0;
+    } finally {
+      await Promise.all(children.map((child) => child.stop()));
     }
-    console.log(formatComparison(commit, rounds));
-    return 0;
-  } finally {
-    await Promise.all(children.map((child) => child.stop()));
-    await run("git", ["worktree", "remove", "--force", tree]).catch((error) =>
-      console.log(`could not remove the worktree ${tree}: ${error}`)
-    );
-    await Deno.remove(dir, { recursive: true }).catch(() => {});
-  }
+  });
 }

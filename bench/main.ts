@@ -18,6 +18,7 @@ import { measureAll } from "./measure.ts";
 import { benchPolicies, formatPolicyCosts, policyCosts, rpmWindowBytes } from "./policies.ts";
 import { allocationsScenario, profileScenario } from "./profile.ts";
 import { compareRevision } from "./compare.ts";
+import { instructionsScenario } from "./instructions.ts";
 import { gcScenario } from "./gc.ts";
 import {
   addedLatencies,
@@ -99,6 +100,15 @@ async function main(): Promise<number> {
         "differences between the targets.",
     );
     settings.generator = "fetch";
+  }
+  if (settings.instructions !== null) {
+    return await instructionsScenario(settings.instructions, {
+      target: settings.profileTarget,
+      concurrency: settings.profileConcurrency,
+      requests: settings.requests,
+      rounds: settings.rounds,
+      compare: settings.compare,
+    });
   }
   if (settings.compare !== null) {
     if (settings.generator !== "wrk") {

@@ -82,6 +82,9 @@ export interface ChildOptions {
   keepStdout?: boolean;
   /** Where it runs (its `deno.json` and `node_modules`); default: this repository's root. */
   cwd?: string;
+  /** A program that runs deno, with its arguments (`["valgrind", "--tool=callgrind"]`): the
+   * child's process is then that program's, as valgrind's is the program it runs. */
+  wrapper?: string[];
 }
 
 /** Starts `deno run -A <script> ...args` from the repository root and waits until it listens. */
@@ -91,8 +94,10 @@ export async function startChild(
   args: string[],
   options: ChildOptions = {},
 ): Promise<ChildServer> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...(options.runtimeFlags ?? []), script, ...args],
+  const deno = ["run", "-A", ...(options.runtimeFlags ?? []), script, ...args];
+  const [program, ...wrapperArgs] = options.wrapper ?? [Deno.execPath()];
+  const child = new Deno.Command(program!, {
+    args: options.wrapper ? [...wrapperArgs, Deno.execPath(), ...deno] : deno,
     cwd: options.cwd ?? ROOT,
     env: options.env ?? {},
     stdin: "piped",
@@ -107,7 +112,8 @@ export async function startChild(
       // Already exited.
     }
   };
-  const timeout = setTimeout(kill, 60_000);
+  // Under a wrapper such as valgrind, starting takes many times longer.
+  const timeout = setTimeout(kill, options.wrapper ? 600_000 : 60_000);
   let kept = "";
   const keep = options.keepStdout ? (text: string) => void (kept += text) : undefined;
   let announcement: Announcement;

@@ -43,6 +43,9 @@ export const POLICY_ROUNDS = 3;
 /** Rounds of `--compare` when `--rounds` is not given. */
 export const COMPARE_ROUNDS = 8;
 
+/** Rounds of `--instructions` when `--rounds` is not given. */
+export const INSTRUCTION_ROUNDS = 4;
+
 /** Run settings. */
 export interface Settings {
   /** The load generator: `wrk` (external, the default) or `fetch` (in the bench's own runtime;
@@ -72,6 +75,12 @@ export interface Settings {
   compare: string | null;
   /** The scenario compared: the one `--only` names, else chat JSON. */
   compareScenario: Scenario;
+  /** Count gatehouse's instructions per request on this scenario instead
+   * (`--instructions=<scenario>`, `instructions.ts`); takes the profile's concurrency and
+   * target, `--rounds` and `--compare`. */
+  instructions: Scenario | null;
+  /** Requests per round of `--instructions` (`--requests`, default 3,000). */
+  requests: number;
   /** Concurrency of the profiled load. */
   profileConcurrency: number;
   /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
@@ -117,6 +126,8 @@ const MAIN_OPTIONS = [
   "concurrency",
   "target",
   "generator",
+  "instructions",
+  "requests",
 ];
 
 /** Reads the settings from the command line; throws a message for a bad value. */
@@ -137,13 +148,20 @@ export function parseSettings(args: string[]): Settings {
   const profile = scenarioNamed("profile");
   const gc = scenarioNamed("gc");
   const allocations = scenarioNamed("allocations");
+  const instructions = scenarioNamed("instructions");
+  const requests = Number(value("requests") ?? 3000);
+  if (!Number.isInteger(requests) || requests < 1) {
+    throw new Error(`--requests must be a whole number of at least 1`);
+  }
   const profileConcurrency = Number(value("concurrency") ?? 32);
   if (!Number.isInteger(profileConcurrency) || profileConcurrency < 1) {
     throw new Error(`--concurrency must be a whole number of at least 1`);
   }
   const profileTarget = (value("target") ?? "gatehouse") as Target;
-  if (profileTarget !== "gatehouse" && profileTarget !== "policied") {
-    throw new Error(`--target must be gatehouse or policied`);
+  // The minimal proxy's count is the reference gatehouse's are read against.
+  const countsProxy = profileTarget === "proxy" && value("instructions") !== undefined;
+  if (profileTarget !== "gatehouse" && profileTarget !== "policied" && !countsProxy) {
+    throw new Error(`--target must be gatehouse or policied (or proxy with --instructions)`);
   }
   const only = value("only")?.split(",");
   const scenarios = selectScenarios(only);
@@ -151,7 +169,14 @@ export function parseSettings(args: string[]): Settings {
   const compare = value("compare") ?? null;
   if (compare === "") throw new Error(`--compare needs a commit: --compare=main~3`);
   const rounds = Number(
-    value("rounds") ?? (policiesOnly ? POLICY_ROUNDS : compare !== null ? COMPARE_ROUNDS : 1),
+    value("rounds") ??
+      (policiesOnly
+        ? POLICY_ROUNDS
+        : instructions !== null
+        ? INSTRUCTION_ROUNDS
+        : compare !== null
+        ? COMPARE_ROUNDS
+        : 1),
   );
   if (!Number.isInteger(rounds) || rounds < 1) {
     throw new Error(`--rounds must be a whole number of at least 1`);
@@ -173,6 +198,8 @@ export function parseSettings(args: string[]): Settings {
     profile,
     gc,
     allocations,
+    instructions,
+    requests,
     compare,
     compareScenario: only?.length === 1 && only[0] !== POLICIES_GROUP
       ? SCENARIOS.find((s) => s.id === only[0])!

@@ -90,3 +90,23 @@ Deno.test("parseSettings: --compare names a commit, 8 rounds by default, on chat
   assert.equal(parseSettings([]).compare, null);
   assert.throws(() => parseSettings(["--compare="]), /--compare needs a commit/);
 });
+
+Deno.test("parseSettings: --instructions takes a scenario, --requests a round, 4 rounds", () => {
+  const settings = parseSettings(["--instructions=messages-json", "--target=policied"]);
+  assert.equal(settings.instructions?.id, "messages-json");
+  assert.equal(settings.profileTarget, "policied");
+  assert.equal(settings.requests, 3000);
+  assert.equal(settings.rounds, 4);
+  assert.equal(parseSettings(["--instructions=chat-json", "--rounds=2"]).rounds, 2);
+  assert.equal(parseSettings(["--instructions=chat-json", "--requests=500"]).requests, 500);
+  assert.throws(() => parseSettings(["--requests=0"]), /--requests must be a whole number/);
+  assert.throws(() => parseSettings(["--instructions=nope"]), /unknown scenario nope/);
+});
+
+Deno.test("parseSettings: --target=proxy only with --instructions", () => {
+  assert.equal(
+    parseSettings(["--instructions=chat-json", "--target=proxy"]).profileTarget,
+    "proxy",
+  );
+  assert.throws(() => parseSettings(["--profile=chat-json", "--target=proxy"]), /--target must be/);
+});

@@ -29,6 +29,12 @@ proxy, load by wrk (bench/main.ts).
                                         them: CPU µs per request and requests served
                                         (\`compare.ts\`; --only=<scenario>, --target=policied,
                                         --rounds=8, --seconds a slice)
+  deno task bench --instructions=chat-json  instructions gatehouse executes per request,
+                                        counted by valgrind's callgrind: the same on a busy
+                                        or slow box, for changes worth a few percent
+                                        (\`instructions.ts\`; --target=policied or proxy, --concurrency,
+                                        --requests=3000 a round, --rounds=4, --compare=<rev>
+                                        counts that commit's build too; several minutes)
   deno task bench --gc=chat-json        what one scenario costs the garbage collector in the
                                         minimal proxy and in gatehouse (--target=policied):
                                         bytes allocated, survived and promoted, pauses, per
