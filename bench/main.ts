@@ -59,7 +59,9 @@ function policySection(scenarios: Scenario[], pooled: Measurement[], rounds: Mea
   const windowNote = `Memory of the limits: at the fastest policied rate measured ` +
     `(${peak.toFixed(0)} req/s, sustained for a minute) the rpm window would hold ` +
     `${Math.ceil(peak * 60)} timestamps in ${(rpmWindowBytes(peak) / 1e6).toFixed(1)} MB and ` +
-    `the tpm window as many entry objects, each for the key and again for the team (the ` +
+    `the tpm window as many entries (time and tokens) in ` +
+    `${((2 * rpmWindowBytes(peak, Infinity)) / 1e6).toFixed(1)} MB, each for the key and ` +
+    `again for the team (the ` +
     `policied load runs a fraction of the time, so they hold less: see GET /v1/usage below); ` +
     `a budget holds only the reservations of the requests in flight.`;
   const text = [

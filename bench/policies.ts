@@ -8,7 +8,7 @@
  * Memory the limits cost while the bench runs (both windows hold 60 s of admissions, not the
  * limit's worth): the `rpm` window keeps one 8-byte timestamp per admitted request, in a
  * Float64Array that doubles from 16 up to the limit ({@link rpmWindowBytes}); the `tpm` window
- * keeps one small object per admitted request. A budget keeps no per-request state beyond the
+ * keeps two (time and tokens) per admitted request, in two such arrays without the cap. A budget keeps no per-request state beyond the
  * holds of the requests in flight (at most the concurrency), and its reservations (about $0.009
  * a request here) are released at each request's end, so a large budget never fills up.
  * @module
