@@ -83,7 +83,8 @@ export interface Settings {
   requests: number;
   /** Concurrency of the profiled load. */
   profileConcurrency: number;
-  /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`. */
+  /** Which gatehouse key the profile uses: `gatehouse` (no policy) or `policied`; `proxy` counts
+   * the minimal proxy (`--instructions` only). */
   profileTarget: Target;
 }
 
