@@ -13,15 +13,9 @@ import { formatComparison, type Round, type Slice } from "./compare_report.ts";
 import { summarizeLoads } from "./load.ts";
 import { type ChildServer, startChild } from "./processes.ts";
 import type { Scenario, Target } from "./scenarios.ts";
-import { GATEWAY_OPTIONS, scenarioRequest, type TargetRequest, validate } from "./targets.ts";
+import { GATEWAY_OPTIONS, gatewayRequest, type TargetRequest, validate } from "./targets.ts";
 import { wrkSampleLoad } from "./wrk_load.ts";
 import { withWorktree } from "./worktree.ts";
-
-/** What `scenario` sends to a bench gateway: its unpolicied key, or the policied one. */
-function requestTo(server: ChildServer, scenario: Scenario, target: Target): TargetRequest {
-  const { key, policiedKey } = server.announcement;
-  return scenarioRequest(server, scenario, (target === "policied" ? policiedKey : key) ?? "", true);
-}
 
 /** One slice of load on `server`: requests served and its process's CPU time meanwhile. */
 async function slice(
@@ -61,8 +55,8 @@ export async function compareRevision(
       );
       children.push(head);
       const sides = [
-        { server: base, request: requestTo(base, scenario, options.target) },
-        { server: head, request: requestTo(head, scenario, options.target) },
+        { server: base, request: gatewayRequest(base, scenario, options.target) },
+        { server: head, request: gatewayRequest(head, scenario, options.target) },
       ];
       for (const side of sides) {
         const { problems } = await validate(side.request, scenario);

@@ -26,7 +26,13 @@ import { runCommand } from "./command.ts";
 import { sampleLoad } from "./load.ts";
 import { type ChildServer, startChild } from "./processes.ts";
 import type { Scenario, Target } from "./scenarios.ts";
-import { GATEWAY_OPTIONS, scenarioRequest, type TargetRequest, validate } from "./targets.ts";
+import {
+  GATEWAY_OPTIONS,
+  gatewayRequest,
+  scenarioRequest,
+  type TargetRequest,
+  validate,
+} from "./targets.ts";
 import { withWorktree } from "./worktree.ts";
 
 /** Requests served before the first counted round. */
@@ -140,9 +146,9 @@ async function startCounted(
     await Deno.remove(dumps, { recursive: true }).catch(() => {});
     throw error;
   }
-  const { key, policiedKey } = server.announcement;
-  const chosen = proxy ? "sk-bench-client" : (options.target === "policied" ? policiedKey : key);
-  const request = scenarioRequest(server, scenario, chosen ?? "", !proxy);
+  const request = proxy
+    ? scenarioRequest(server, scenario, "sk-bench-client", false)
+    : gatewayRequest(server, scenario, options.target);
   return { label, server, dumps, request };
 }
 

@@ -150,6 +150,17 @@ export function scenarioRequest(
   };
 }
 
+/** What `scenario` sends to a bench gateway process (`gateway_server.ts`): with its unpolicied
+ * key, or with the policied one for `target` policied. */
+export function gatewayRequest(
+  server: ChildServer,
+  scenario: Scenario,
+  target: Target,
+): TargetRequest {
+  const { key, policiedKey } = server.announcement;
+  return scenarioRequest(server, scenario, (target === "policied" ? policiedKey : key) ?? "", true);
+}
+
 /** Sends one request and says what is wrong with its answer: not a success, or missing an
  * expected part. Translation warnings are returned apart: they are reported, not fatal; so are
  * the response headers (the caller checks the rate-limit ones). */

@@ -7,7 +7,7 @@
 import { runCommand } from "./command.ts";
 
 /** Runs `command`: its stdout; throws with why it failed. */
-export async function run(command: string, args: string[], cwd?: string): Promise<string> {
+async function run(command: string, args: string[], cwd?: string): Promise<string> {
   const result = await runCommand(command, args, cwd);
   if ("failed" in result) throw new Error(`${command} ${args.join(" ")}: ${result.failed}`);
   return result.stdout;
