@@ -1,9 +1,11 @@
 /**
  * What the benchmark sends: one small coding-agent-like conversation (system prompt, three
- * turns, one tool) in each client wire, and the scenarios that combine a route, a body and the
- * targets it runs against.
+ * turns, one tool) in each client wire, one chat request at a coding agent's real size
+ * (`agent_body.ts`), and the scenarios that combine a route, a body and the targets it runs
+ * against.
  * @module
  */
+import { agentChatRequest } from "./agent_body.ts";
 
 /** Where a request goes: straight to the fake upstream, through the minimal proxy, through
  * gatehouse — with its unpolicied key (`gatehouse`) or its key with every policy set
@@ -190,6 +192,18 @@ export const SCENARIOS: Scenario[] = [
     upstreamModel: "bench-responses-upstream",
     targets: ALL,
     expect: RESPONSES_STREAM_EXPECT,
+  },
+  {
+    id: "agent-json",
+    label: "chat/completions JSON → chat, 56 kB agent body",
+    kind: "passthrough",
+    path: "/v1/chat/completions",
+    body: agentChatRequest,
+    anthropicHeaders: false,
+    model: "bench-chat",
+    upstreamModel: "bench-chat-upstream",
+    targets: ALL,
+    expect: ['"object":"chat.completion"', "protocol"],
   },
   {
     id: "messages-to-chat",
