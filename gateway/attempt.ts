@@ -29,7 +29,8 @@ export interface UpstreamCallSpec {
   model: ResolvedModel;
   /** Path under the provider root, with its query string if any. */
   path: string;
-  body: string;
+  /** The JSON body: text, or its UTF-8 bytes. */
+  body: string | Uint8Array<ArrayBuffer>;
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
   /** Reads the wire's error bodies. */

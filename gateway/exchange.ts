@@ -59,6 +59,9 @@ export interface RouteRequest {
   /** The JSON body's text as the client sent it, when the route kept it: a same-wire upstream
    * gets it with only the model replaced (`forward_body.ts`). */
   bodyText?: string;
+  /** The body's bytes, when the route kept them (a large body decoded exactly): the same
+   * upstream gets them with the model spliced in. */
+  bodyUtf8?: Uint8Array<ArrayBuffer>;
   /** `performance.now()` when the request reached the app (the lifecycle's start otherwise). */
   receivedAt?: number;
   /** The client's request headers (user agent, trace context, forwarded protocol headers). */

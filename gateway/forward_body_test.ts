@@ -125,3 +125,44 @@ Deno.test("forwardBody: a large body with non-ASCII text keeps every other chara
   const out = forward(text);
   assert.equal(out, text.replace('"model":"claude-sonnet"', '"model":"up-1"'));
 });
+
+Deno.test("forwardBody: with the body's bytes, the answer is those bytes with the same replacement", () => {
+  const encoder = new TextEncoder();
+  const text = (content: string, modelFirst: boolean) => {
+    const messages = `"messages": [{"role":"tool","content":${JSON.stringify(content)}}]`;
+    return modelFirst
+      ? `{ "model" : "gpt-5", ${messages}, "temperature": 1.0 }`
+      : `\n{${messages},"model":"gpt-5","tools":[{"type":"function","function":{"name":"é"}}]}`;
+  };
+  const content = 'größer → 🚀 "quoted" \\ '.repeat(2_000);
+  const usage = { key: "stream_options", value: { include_usage: true } };
+  for (const modelFirst of [true, false]) {
+    const client = text(content, modelFirst);
+    const body = JSON.parse(client) as Record<string, unknown>;
+    for (const add of [undefined, usage]) {
+      const bytes = forwardBody(client, body, "up-ü", add, encoder.encode(client));
+      assert.ok(bytes instanceof Uint8Array, `bytes back (model first: ${modelFirst})`);
+      // Exactly the text path's answer, encoded.
+      assert.deepEqual(bytes, encoder.encode(forwardBody(client, body, "up-ü", add)));
+    }
+  }
+});
+
+Deno.test("forwardBody: bytes whose model value is not where the text puts it are not used", () => {
+  // The model near the end: its place in the bytes is counted from there, so bytes one shorter
+  // after it put the value's quotes off by one.
+  const client = '{"messages":[{"role":"user","content":"hello"}],"model":"gpt-5","n":"é"}';
+  const body = JSON.parse(client) as Record<string, unknown>;
+  const other = new TextEncoder().encode(client.replace("é", "e"));
+  assert.equal(
+    forwardBody(client, body, "up-1", undefined, other),
+    '{"messages":[{"role":"user","content":"hello"}],"model":"up-1","n":"é"}',
+  );
+  // A body the text cannot prove is serialized again, bytes or not.
+  const nested = '{"model":"gpt-5","metadata":{"model":"gpt-5"}}';
+  const bytes = new TextEncoder().encode(nested);
+  assert.equal(
+    forwardBody(nested, JSON.parse(nested), "up-1", undefined, bytes),
+    '{"model":"up-1","metadata":{"model":"gpt-5"}}',
+  );
+});

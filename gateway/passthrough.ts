@@ -42,6 +42,8 @@ export interface Forwarding {
   body: Record<string, unknown>;
   /** The body's text as the client sent it, when the route kept it. */
   bodyText?: string;
+  /** Its bytes, when the route kept them. */
+  bodyUtf8?: Uint8Array<ArrayBuffer>;
   signal: AbortSignal;
   /** The client's headers, for the protocol headers forwarded (`anthropic-beta`). */
   headers?: Headers;
@@ -77,7 +79,7 @@ export async function passthrough(f: Forwarding, codec: ForwardCodec): Promise<R
     // no stream_options (most) keeps its own text, with the option added in front.
     usage = { key: "stream_options", value: { ...options, include_usage: true } };
   }
-  const forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, usage);
+  const forwarded = forwardBody(f.bodyText, f.body, model.upstreamId, usage, f.bodyUtf8);
   const response = await attempt(deps, life, f.signal, {
     model,
     path: codec.path + forwardedQuery(codec.wire, f.search ?? ""),

@@ -21,7 +21,8 @@ export interface UpstreamRequest {
   provider: ResolvedProvider;
   /** Path under the provider root, with its query string if any. */
   path: string;
-  body: string;
+  /** The JSON body: text, or its UTF-8 bytes. */
+  body: string | Uint8Array<ArrayBuffer>;
   /** The client's headers, for the forwarded ones (same-protocol traffic only). */
   clientHeaders?: Headers;
   /** Headers added last (the trace context of the attempt), when any. */

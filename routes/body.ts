@@ -20,8 +20,11 @@ function tooLarge(limit: number): GatewayError {
   );
 }
 
-async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
+async function readLimited(
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   const reader = body.getReader();
   for (;;) {
@@ -41,6 +44,24 @@ async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Pro
 export interface JsonBody {
   value: Record<string, unknown>;
   text: string;
+  /** The body's bytes, kept when they are {@link KEEP_BYTES_FROM} or more and exactly the
+   * text's UTF-8 (no byte order mark, nothing replaced by U+FFFD): a same-wire upstream is then
+   * sent them with the model spliced in, not the text encoded again (`forward_body.ts`). */
+  utf8?: Uint8Array<ArrayBuffer>;
+}
+
+/** From this size a body's bytes are kept for the upstream. Encoding a body's text back to UTF-8
+ * costs about 1 µs a kB when it holds one character outside Latin-1 (V8 then keeps it two bytes
+ * a character), and nothing to speak of on the bench's 1 kB bodies; a coding agent's requests
+ * are tens of kB. */
+export const KEEP_BYTES_FROM = 16 * 1024;
+
+/** Whether `text` is exactly the UTF-8 `bytes` decode to: the decoder drops a byte order mark
+ * and replaces a malformed sequence with U+FFFD (a client's own U+FFFD also fails the check, and
+ * is then only forwarded the slow way). */
+function decodedExactly(bytes: Uint8Array, text: string): boolean {
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return !bom && !text.includes("\uFFFD");
 }
 
 /** Reads `request`'s JSON object body under `limit` bytes: a 413, or a 400 saying what is wrong
@@ -66,10 +87,15 @@ export async function readJsonBody(
   // before it is all in memory), never with `text()`: Deno.serve (2.9.6) then reads each request
   // of the connection, head and body, in one 64 KiB read. After `text()` or `bytes()` it reads
   // the next one 1,024 bytes at a time, so the bench's 1,137-byte chat request took two reads.
-  let text: string;
+  let text = "";
+  let utf8: Uint8Array<ArrayBuffer> | undefined;
   try {
     const raw = request.body;
-    text = raw === null ? "" : decoder.decode(await readLimited(raw, limit));
+    if (raw !== null) {
+      const bytes = await readLimited(raw, limit);
+      text = decoder.decode(bytes);
+      if (bytes.length >= KEEP_BYTES_FROM && decodedExactly(bytes, text)) utf8 = bytes;
+    }
   } catch (error) {
     // Reading a request body fails only when its client goes away (or it is over the limit).
     if (error instanceof GatewayError) throw error;
@@ -85,7 +111,7 @@ export async function readJsonBody(
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidRequest("The request body must be a JSON object.");
   }
-  return { value: value as Record<string, unknown>, text };
+  return { value: value as Record<string, unknown>, text, utf8 };
 }
 
 /** Middleware for JSON-bodied routes: enforces `limit` and parses the body once; `c.req.json()`
@@ -95,12 +121,13 @@ export function jsonBody(limit: number): MiddlewareHandler<AppEnv> {
   const decoder = new TextDecoder();
   return async function jsonBody(c, next) {
     if (c.req.method !== "POST") return await next();
-    const { value, text } = await readJsonBody(c.req.raw, limit, decoder);
+    const { value, text, utf8 } = await readJsonBody(c.req.raw, limit, decoder);
     // Hono's own `json()` serves a cached JSON body by stringifying it into a new Response and
     // parsing that again, on every call; the validator and the handler each call it.
     c.set("body", value);
     c.set("bodyBytes", text.length);
     c.set("bodyText", text);
+    if (utf8 !== undefined) c.set("bodyUtf8", utf8);
     const parsed = Promise.resolve(value);
     c.req.json = (() => parsed) as typeof c.req.json;
     await next();

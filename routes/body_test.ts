@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Hono } from "hono";
 import { GatewayError } from "../core/errors.ts";
 import type { AppEnv } from "./env.ts";
-import { jsonBody } from "./body.ts";
+import { jsonBody, KEEP_BYTES_FROM, readJsonBody } from "./body.ts";
 
 /** An app whose handler reports what `c.req.json()` gives, twice. */
 function app(limit: number) {
@@ -120,4 +120,29 @@ Deno.test("jsonBody: behind Deno.serve, bodies from 1 kB to 300 kB parse whole",
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("readJsonBody: a large body keeps its bytes only when its text is exactly their UTF-8", async () => {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const big = (content: string) =>
+    `{"model":"m","messages":[{"role":"user","content":${JSON.stringify(content)}}]}`;
+  const read = (bytes: Uint8Array) =>
+    readJsonBody(post(bytes as Uint8Array<ArrayBuffer>), 1 << 20, new TextDecoder());
+  const large = encode(big("é→🚀 ".repeat(KEEP_BYTES_FROM / 4)));
+  const kept = await read(large);
+  assert.deepEqual(kept.utf8, large);
+  assert.equal(new TextDecoder().decode(kept.utf8), kept.text);
+  // Below the size, the text alone is kept.
+  assert.equal((await read(encode(big("é")))).utf8, undefined);
+  // A byte order mark is dropped by the decoder, so the bytes are not the text's.
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...large]);
+  const withBom = await read(bom);
+  assert.equal(withBom.utf8, undefined);
+  assert.equal(withBom.text, kept.text);
+  // A malformed sequence is decoded as U+FFFD: the bytes are not the text's either.
+  const malformed = encode(big("x".repeat(KEEP_BYTES_FROM)));
+  malformed[malformed.length - 10] = 0xff;
+  const replaced = await read(malformed);
+  assert.equal(replaced.utf8, undefined);
+  assert.ok(replaced.text.includes("\uFFFD"));
 });

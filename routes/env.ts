@@ -22,6 +22,8 @@ export interface AppEnv {
     /** The JSON body as the client sent it (a same-wire upstream gets it with its model
      * replaced: `gateway/forward_body.ts`). */
     bodyText: string;
+    /** The body's bytes, when `routes/body.ts` kept them for the upstream. */
+    bodyUtf8: Uint8Array<ArrayBuffer>;
     /** Set when a model handler has handed the request to the gateway: from then on its
      * lifecycle records the ledger row and logs its failures (`routes/handover.ts`). */
     handedOver: boolean;

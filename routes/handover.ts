@@ -42,6 +42,8 @@ export interface RouteFacts {
   bodyBytes: number | null;
   /** The body's text, when the route read it. */
   bodyText?: string;
+  /** The body's bytes, when the route kept them (`routes/body.ts`). */
+  bodyUtf8?: Uint8Array<ArrayBuffer>;
   receivedAt: number;
 }
 
@@ -52,6 +54,7 @@ function factsOf(c: Context<AppEnv>): RouteFacts {
     requestId: c.get("requestId"),
     bodyBytes: c.get("bodyBytes") ?? null,
     bodyText: c.get("bodyText"),
+    bodyUtf8: c.get("bodyUtf8"),
     receivedAt: c.get("receivedAt"),
   };
 }
@@ -73,6 +76,7 @@ export function routeRequest(
     requestId: facts.requestId,
     bodyBytes: facts.bodyBytes,
     bodyText: facts.bodyText,
+    bodyUtf8: facts.bodyUtf8,
     receivedAt: facts.receivedAt,
     headers: facts.raw.headers,
   };

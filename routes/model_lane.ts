@@ -83,6 +83,7 @@ export function modelLane(
       body = read.value;
       facts.bodyBytes = read.text.length;
       facts.bodyText = read.text;
+      facts.bodyUtf8 = read.utf8;
       const checked = safeParseChecked(lane.schema, body);
       if (!checked.success) throw validationError(checked.error, "json");
       const handed = routeRequest(lane.path, body, facts);

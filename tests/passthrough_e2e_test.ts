@@ -115,6 +115,31 @@ Deno.test("chat stream passthrough forwards the client's own bytes with stream_o
   );
 });
 
+Deno.test("a large body is forwarded as the client's own bytes too, non-ASCII text and all", async () => {
+  upstream.use({ folder: "openai-chat", name: "openai-text", stream: true });
+  const upstreamId = h.deps.catalog.resolve("gpt-5")!.upstreamId;
+  // Over routes/body.ts's 16 KiB: the gateway splices the bytes it read instead of encoding
+  // the text again. The model after the long part, where the Python SDK writes it.
+  // Literal non-ASCII characters, and escapes (a quote, a backslash, a newline, \u00e9).
+  const file = JSON.stringify('// größer → café 🚀 "quoted" \\\n'.repeat(800))
+    .replaceAll("café", "caf\\u00e9");
+  const text = `{"messages": [{"role": "user", "content": ${file}}], "stream": true,\n` +
+    `  "model" : "gpt-5", "temperature": 1.0}`;
+  assert.ok(new TextEncoder().encode(text).length > 32 * 1024);
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
+    body: text,
+  });
+  assert.equal(response.status, 200);
+  await response.text();
+  assert.equal(
+    last().rawBody,
+    '{"stream_options":{"include_usage":true},' +
+      text.slice(1).replace('"gpt-5"', JSON.stringify(upstreamId)),
+  );
+});
+
 for (
   const name of [
     "anthropic-text",
