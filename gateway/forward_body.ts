@@ -91,13 +91,15 @@ export interface AddedMember {
   value: unknown;
 }
 
-/** Encodes the byte counts of the text's sides (synchronous use only; grown to fit). */
 const encoder = new TextEncoder();
-let scratch = new Uint8Array(1024);
+/** Where the text's sides are encoded to count their bytes (synchronous use only). A longer side
+ * is encoded into a buffer of its own, not into a scratch that would stay that large. */
+const scratch = new Uint8Array(16 * 1024);
 
 /** The number of UTF-8 bytes of `text`. */
 function utf8Length(text: string): number {
-  if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3);
+  // UTF-8 takes at most three bytes per UTF-16 code unit.
+  if (text.length * 3 > scratch.length) return encoder.encode(text).length;
   return encoder.encodeInto(text, scratch).written;
 }
 

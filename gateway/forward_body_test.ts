@@ -128,20 +128,22 @@ Deno.test("forwardBody: a large body with non-ASCII text keeps every other chara
 
 Deno.test("forwardBody: with the body's bytes, the answer is those bytes with the same replacement", () => {
   const encoder = new TextEncoder();
-  const text = (content: string, modelFirst: boolean) => {
-    const messages = `"messages": [{"role":"tool","content":${JSON.stringify(content)}}]`;
-    return modelFirst
-      ? `{ "model" : "gpt-5", ${messages}, "temperature": 1.0 }`
-      : `\n{${messages},"model":"gpt-5","tools":[{"type":"function","function":{"name":"é"}}]}`;
-  };
   const content = 'größer → 🚀 "quoted" \\ '.repeat(2_000);
+  const messages = `"messages": [{"role":"tool","content":${JSON.stringify(content)}}]`;
+  const tools = '"tools":[{"type":"function","function":{"name":"é"}}]';
+  const clients = {
+    first: `{ "model" : "gpt-5", ${messages}, "temperature": 1.0 }`,
+    // After the messages, as the Python SDK writes it: counted from the end.
+    last: `\n{${messages},"model":"gpt-5",${tools}}`,
+    // Between two long parts: the shorter side is itself long.
+    middle: `{${messages},"model":"gpt-5","metadata":{"note":${JSON.stringify(content)}}}`,
+  };
   const usage = { key: "stream_options", value: { include_usage: true } };
-  for (const modelFirst of [true, false]) {
-    const client = text(content, modelFirst);
+  for (const [place, client] of Object.entries(clients)) {
     const body = JSON.parse(client) as Record<string, unknown>;
     for (const add of [undefined, usage]) {
       const bytes = forwardBody(client, body, "up-ü", add, encoder.encode(client));
-      assert.ok(bytes instanceof Uint8Array, `bytes back (model first: ${modelFirst})`);
+      assert.ok(bytes instanceof Uint8Array, `bytes back (model ${place})`);
       // Exactly the text path's answer, encoded.
       assert.deepEqual(bytes, encoder.encode(forwardBody(client, body, "up-ü", add)));
     }
