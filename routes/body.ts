@@ -94,7 +94,11 @@ export async function readJsonBody(
     if (raw !== null) {
       const bytes = await readLimited(raw, limit);
       text = decoder.decode(bytes);
-      if (bytes.length >= KEEP_BYTES_FROM && decodedExactly(bytes, text)) utf8 = bytes;
+      if (bytes.length >= KEEP_BYTES_FROM && decodedExactly(bytes, text)) {
+        // A body that came in the runtime's read of its head is a view of that read's 64 KiB
+        // buffer: kept as it is, it would hold all of it until the upstream answers.
+        utf8 = bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
+      }
     }
   } catch (error) {
     // Reading a request body fails only when its client goes away (or it is over the limit).

@@ -145,4 +145,43 @@ Deno.test("readJsonBody: a large body keeps its bytes only when its text is exac
   const replaced = await read(malformed);
   assert.equal(replaced.utf8, undefined);
   assert.ok(replaced.text.includes("\uFFFD"));
+  // The client's own U+FFFD cannot be told from a replaced byte: not kept either.
+  assert.equal((await read(encode(big("\uFFFD".repeat(KEEP_BYTES_FROM))))).utf8, undefined);
+});
+
+Deno.test("readJsonBody: bytes are kept from KEEP_BYTES_FROM on, and only the body's own", async () => {
+  const sized = (size: number) => {
+    const text = `{"model":"m","x":"${"a".repeat(size - 20)}"}`;
+    assert.equal(text.length, size);
+    return text;
+  };
+  const read = (body: BodyInit) => readJsonBody(post(body), 1 << 20, new TextDecoder());
+  assert.equal((await read(sized(KEEP_BYTES_FROM - 1))).utf8, undefined);
+  assert.equal((await read(sized(KEEP_BYTES_FROM))).utf8?.length, KEEP_BYTES_FROM);
+  // A body read as a view of a larger buffer (Deno.serve's read of the request head and body)
+  // is copied: the kept bytes hold no more than the body.
+  const text = sized(KEEP_BYTES_FROM + 100);
+  const buffer = new Uint8Array(64 * 1024);
+  buffer.set(new TextEncoder().encode(text), 300);
+  const view = buffer.subarray(300, 300 + text.length);
+  const kept = await read(
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(view);
+        controller.close();
+      },
+    }),
+  );
+  assert.equal(kept.utf8?.buffer.byteLength, text.length);
+  assert.equal(new TextDecoder().decode(kept.utf8), text);
+});
+
+Deno.test("jsonBody: a large body's bytes are on the context for the handler, a small one's not", async () => {
+  const hono = new Hono<AppEnv>();
+  hono.use(jsonBody(1 << 20));
+  hono.post("/", (c) => c.json({ kept: c.get("bodyUtf8")?.length ?? null }));
+  const large = `{"x":"${"é".repeat(KEEP_BYTES_FROM)}"}`;
+  const bytes = new TextEncoder().encode(large).length;
+  assert.deepEqual(await (await hono.request(post(large))).json(), { kept: bytes });
+  assert.deepEqual(await (await hono.request(post('{"x":"é"}'))).json(), { kept: null });
 });

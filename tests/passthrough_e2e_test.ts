@@ -126,13 +126,26 @@ Deno.test("a large body is forwarded as the client's own bytes too, non-ASCII te
   const text = `{"messages": [{"role": "user", "content": ${file}}], "stream": true,\n` +
     `  "model" : "gpt-5", "temperature": 1.0}`;
   assert.ok(new TextEncoder().encode(text).length > 32 * 1024);
-  const response = await fetch(`${server.url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
-    body: text,
-  });
-  assert.equal(response.status, 200);
-  await response.text();
+  // What the gateway hands its upstream client: bytes, not text (the text path would send the
+  // same body, so only this tells the two apart).
+  const sent: string[] = [];
+  const fetchUpstream = h.deps.fetch;
+  h.deps.fetch = (url, init) => {
+    sent.push(init.body instanceof Uint8Array ? "bytes" : typeof init.body);
+    return fetchUpstream(url, init);
+  };
+  try {
+    const response = await fetch(`${server.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
+      body: text,
+    });
+    assert.equal(response.status, 200);
+    await response.text();
+  } finally {
+    h.deps.fetch = fetchUpstream;
+  }
+  assert.deepEqual(sent, ["bytes"]);
   assert.equal(
     last().rawBody,
     '{"stream_options":{"include_usage":true},' +
