@@ -25,6 +25,7 @@
  * most of it the key scan, which both paths need.
  * @module
  */
+import { concatBytes } from "../core/bytes.ts";
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
@@ -116,19 +117,6 @@ function byteRange(text: string, utf8: Uint8Array, [start, end]: [number, number
   return [to - value, to] as const;
 }
 
-/** `parts` in one buffer. */
-function joined(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  let size = 0;
-  for (const part of parts) size += part.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}
-
 /** The JSON to forward: `text` (the client's body, when the route kept it) with its model
  * replaced by `model` (and `add` written first), or `body` serialized with `model` (and `add`)
  * when the text cannot be used. With `utf8`, the text's bytes (`routes/body.ts` keeps a large
@@ -174,7 +162,7 @@ export function forwardBody(
     // `routes/body.ts` keeps only bytes the text is exactly the decoding of. Were they not,
     // the value's quotes would most likely not be where the text puts them: the text is sent.
     if (utf8[from] === 0x22 && utf8[to - 1] === 0x22 && utf8[brace] === 0x7b) {
-      return joined([
+      return concatBytes([
         utf8.subarray(0, brace + 1),
         encoder.encode(added),
         utf8.subarray(brace + 1, from),

@@ -21,6 +21,19 @@ const openai = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: h.key, maxRetri
 const anthropic = new Anthropic({ baseURL: server.url, apiKey: h.key, maxRetries: 0 });
 const last = () => upstream.requests[upstream.requests.length - 1]!;
 
+/** Posts `text` as a chat request, reads the whole answer, and returns the body the upstream
+ * got. */
+async function chatThrough(text: string): Promise<string> {
+  const response = await fetch(`${server.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
+    body: text,
+  });
+  assert.equal(response.status, 200);
+  await response.text();
+  return last().rawBody;
+}
+
 async function ledger() {
   const r = await fetch(`${server.url}/v1/usage?group_by=model`, {
     headers: { authorization: `Bearer ${h.key}` },
@@ -101,15 +114,8 @@ Deno.test("chat stream passthrough forwards the client's own bytes with stream_o
   const upstreamId = h.deps.catalog.resolve("gpt-5")!.upstreamId;
   const text = `{"messages": [{"role": "user", "content": "caf\\u00e9"}], "stream": true,\n` +
     `  "temperature": 1.0, "model": "gpt-5"}`;
-  const response = await fetch(`${server.url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
-    body: text,
-  });
-  assert.equal(response.status, 200);
-  await response.text();
   assert.equal(
-    last().rawBody,
+    await chatThrough(text),
     '{"stream_options":{"include_usage":true},' +
       text.slice(1).replace('"gpt-5"', JSON.stringify(upstreamId)),
   );
@@ -134,20 +140,15 @@ Deno.test("a large body is forwarded as the client's own bytes too, non-ASCII te
     sent.push(init.body instanceof Uint8Array ? "bytes" : typeof init.body);
     return fetchUpstream(url, init);
   };
+  let received: string;
   try {
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
-      body: text,
-    });
-    assert.equal(response.status, 200);
-    await response.text();
+    received = await chatThrough(text);
   } finally {
     h.deps.fetch = fetchUpstream;
   }
   assert.deepEqual(sent, ["bytes"]);
   assert.equal(
-    last().rawBody,
+    received,
     '{"stream_options":{"include_usage":true},' +
       text.slice(1).replace('"gpt-5"', JSON.stringify(upstreamId)),
   );
