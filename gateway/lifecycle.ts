@@ -142,7 +142,7 @@ export class Lifecycle implements Drainable {
     });
     // Nothing after admission reads the body (the attempts carry their own), and a stream's
     // lifecycle lives as long as the stream: without this, each open stream kept its prompt,
-    // parsed and as text.
+    // parsed, as text and, for a large body, as bytes.
     this.#request = { ...request, body: EMPTY_BODY, bodyText: undefined, bodyUtf8: undefined };
     if (!(admission instanceof Promise)) return this.#admitted(admission);
     return admission.then((held) => this.#admitted(held));
