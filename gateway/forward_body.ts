@@ -6,13 +6,20 @@
  *
  * Done by text only when the text proves where that value is; otherwise the parsed body is
  * serialized with the new model, as before:
- * - `"model"` followed by `:` can only be an object key (a `"` inside a JSON string is escaped),
- *   so exactly one such token, and no escaped letter of the word anywhere (a key spelled
- *   `"mod\u0065l"` would be another model key), means it is the top-level one;
- * - its value must be a string, which is then read to its closing quote;
- * - `stream` appears as a key at most once: with the text forwarded as it is, a duplicate would
- *   reach the provider, which might read the first where the gateway read the last (a stream
- *   billed as a JSON answer). Other duplicates the gateway does not act on.
+ * - no escaped letter of the word "model" anywhere (a key spelled `"mod\u0065l"` would be
+ *   another model key the search below cannot see);
+ * - every `"model"` followed by `:` (a key, unless it ends a string with an escaped quote before
+ *   it, which only adds a token) belongs to a different object: there are exactly as many such
+ *   tokens as objects in the parsed body with a `model` key. A duplicate key, which the parse
+ *   collapses into one, makes one token too many. So the top-level object has exactly one;
+ * - with one token, it is the top-level one. With more (Claude Code's Agent tool has a `model`
+ *   property in its input schema), it is the one whose value is a string equal to the parsed
+ *   model: the top-level's value is that, and no other may be. Its value is read to its closing
+ *   quote;
+ * - `stream` likewise: at most one token, or one per object with a `stream` key. With the text
+ *   forwarded as it is, a duplicate would reach the provider, which might read the first where
+ *   the gateway read the last (a stream billed as a JSON answer). Other duplicates the gateway
+ *   does not act on.
  *
  * A top-level member the gateway adds (chat streams: `stream_options`, for the usage chunk) is
  * written right after the opening brace, and only when the parsed body has no such key: the
@@ -42,27 +49,47 @@ function isSpace(code: number): boolean {
  * 66 µs of the request, this pass 12 µs. */
 const KEYS = /"(model|stream)"[ \t\n\r]*:|\\[uU]006[45cdfCDF]/g;
 
-/** What the text says of its `model` key: the index just past its colon when there is exactly
- * one such key, or -1; and whether `stream` is a key more than once. */
+/** The `model` and `stream` key tokens of a text, or that it has an escaped letter of "model". */
 interface KeyScan {
-  modelColon: number;
-  streamTwice: boolean;
+  /** The index just past each `model` key token's colon. */
+  modelColons: number[];
+  streams: number;
+  escaped: boolean;
 }
 
-/** {@link KeyScan} of `text`. An escaped letter of "model" anywhere makes the model unprovable. */
+/** {@link KeyScan} of `text` (it stops at the first escaped letter). */
 function scanKeys(text: string): KeyScan {
-  let models = 0;
-  let modelColon = -1;
+  const modelColons: number[] = [];
   let streams = 0;
   KEYS.lastIndex = 0;
   for (let match = KEYS.exec(text); match !== null; match = KEYS.exec(text)) {
-    if (match[1] === "model") {
-      models++;
-      modelColon = KEYS.lastIndex;
-    } else if (match[1] === "stream") streams++;
-    else return { modelColon: -1, streamTwice: streams > 1 };
+    if (match[1] === "model") modelColons.push(KEYS.lastIndex);
+    else if (match[1] === "stream") streams++;
+    else return { modelColons, streams, escaped: true };
   }
-  return { modelColon: models === 1 ? modelColon : -1, streamTwice: streams > 1 };
+  return { modelColons, streams, escaped: false };
+}
+
+/** How many objects in the parsed JSON `root` (itself included) have an own `key`. Iterative: a
+ * client's body may nest deeper than the call stack. */
+function objectsWithKey(root: unknown, key: string): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== "object" || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) if (typeof item === "object" && item !== null) stack.push(item);
+      continue;
+    }
+    const object = value as Record<string, unknown>;
+    if (Object.hasOwn(object, key)) count++;
+    for (const name in object) {
+      const item = object[name];
+      if (typeof item === "object" && item !== null) stack.push(item);
+    }
+  }
+  return count;
 }
 
 /** The range of the string value that starts at or after `from` (past JSON whitespace), or
@@ -79,11 +106,30 @@ function stringValueRange(text: string, from: number): [number, number] | null {
   return null;
 }
 
-/** The range of the top-level model's string value in `text`, or null when the text does not
- * prove it (see the module doc). */
+/** The range of the top-level model's string value in `text`, or null when the text alone does
+ * not prove it: one `model` key token and no escaped letter of the word. */
 export function modelValueRange(text: string): [number, number] | null {
-  const { modelColon } = scanKeys(text);
-  return modelColon < 0 ? null : stringValueRange(text, modelColon);
+  const { modelColons, escaped } = scanKeys(text);
+  return escaped || modelColons.length !== 1 ? null : stringValueRange(text, modelColons[0]!);
+}
+
+/** The range of the top-level model's string value in `text`, proven with the parsed `body`'s
+ * help (see the module doc), or null. The walks of the body run only when a key has more than
+ * one token. */
+function topLevelModel(text: string, body: Record<string, unknown>): [number, number] | null {
+  const { modelColons, streams, escaped } = scanKeys(text);
+  if (escaped || modelColons.length === 0) return null;
+  if (streams > 1 && streams !== objectsWithKey(body, "stream")) return null;
+  if (modelColons.length === 1) return stringValueRange(text, modelColons[0]!);
+  if (modelColons.length !== objectsWithKey(body, "model")) return null;
+  let found: [number, number] | null = null;
+  for (const colon of modelColons) {
+    const range = stringValueRange(text, colon);
+    if (range === null || JSON.parse(text.slice(range[0], range[1])) !== body.model) continue;
+    if (found !== null) return null;
+    found = range;
+  }
+  return found;
 }
 
 /** A top-level member to add to the forwarded body. */
@@ -144,10 +190,7 @@ export function forwardBody(
 ): string | Uint8Array<ArrayBuffer> {
   const usable = text !== undefined && typeof body.model === "string" &&
     (add === undefined || !Object.hasOwn(body, add.key));
-  const scan = usable ? scanKeys(text) : null;
-  const range = scan !== null && scan.modelColon >= 0 && !scan.streamTwice
-    ? stringValueRange(text!, scan.modelColon)
-    : null;
+  const range = usable ? topLevelModel(text, body) : null;
   if (range === null) {
     return JSON.stringify(
       add === undefined ? { ...body, model } : { ...body, model, [add.key]: add.value },

@@ -168,3 +168,54 @@ Deno.test("forwardBody: bytes whose model value is not where the text puts it ar
     '{"model":"up-1","metadata":{"model":"gpt-5"}}',
   );
 });
+
+Deno.test("forwardBody: a model key nested in a tool's schema (Claude Code's Agent tool) still leaves the text as it is", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      model: { type: "string", enum: ["sonnet", "opus"] },
+      stream: { type: "boolean" },
+    },
+  };
+  const text = '{"model":"claude-sonnet","messages":[{"role":"user","content":"hi"}],' +
+    `"tools":[{"name":"Agent","input_schema":${JSON.stringify(schema)}}],` +
+    '"metadata":{"model":"not this one"},"stream":true}';
+  const body = JSON.parse(text) as Record<string, unknown>;
+  assert.equal(modelValueRange(text), null, "the text alone does not prove it");
+  assert.equal(forwardBody(text, body, "up-1"), text.replace('"claude-sonnet"', '"up-1"'));
+  // The model after the nested ones.
+  const last = '{"tools":[{"input_schema":{"properties":{"model":{"type":"string"}}}}],' +
+    '"metadata":{"model":"x"},"model" : "claude-sonnet"}';
+  assert.equal(
+    forwardBody(last, JSON.parse(last), "up-1"),
+    last.replace('"claude-sonnet"', '"up-1"'),
+  );
+  // And the bytes path takes it too.
+  const bytes = new TextEncoder().encode(text);
+  assert.deepEqual(
+    forwardBody(text, body, "up-1", undefined, bytes),
+    new TextEncoder().encode(text.replace('"claude-sonnet"', '"up-1"')),
+  );
+});
+
+Deno.test("forwardBody: more model or stream tokens than objects holding them means re-serializing", () => {
+  const cases = [
+    // a nested model with the top-level's own value: which token is the top-level's is unknown
+    '{"model":"gpt-5","metadata":{"model":"gpt-5"},"n":1}',
+    // a duplicate top-level model beside a nested one (the parse keeps the last)
+    '{"model":"a","metadata":{"model":"x"},"model":"gpt-5"}',
+    // a duplicate inside a nested object: one token too many
+    '{"model":"gpt-5","metadata":{"model":"x","model":"y"}}',
+    // a key ending in an escaped quote before "model": a token that is no model key
+    '{"model":"gpt-5","meta":{"a\\"model":1,"model":"x"}}',
+    // two top-level stream keys beside a nested one
+    '{"model":"gpt-5","stream":true,"tools":[{"stream":1}],"stream":false}',
+  ];
+  for (const text of cases) {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    assert.equal(forwardBody(text, body, "up-1"), JSON.stringify({ ...body, model: "up-1" }), text);
+  }
+  // One stream key per object is no duplicate.
+  const streams = '{"model":"gpt-5","tools":[{"stream":1}],"stream":false}';
+  assert.equal(forwardBody(streams, JSON.parse(streams), "up-1"), streams.replace("gpt-5", "up-1"));
+});
