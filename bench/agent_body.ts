@@ -1,6 +1,8 @@
 /**
  * A coding agent's Chat Completions request at its real size: a long system prompt, several
- * tools, and a conversation in which the agent read a source file (a tool call and its result).
+ * tools (one with a `model` parameter, as Claude Code's Agent tool has), and a conversation in
+ * which the agent read a source file (a tool call and its result). Claude Code's first request,
+ * captured here, was 49 kB: model first, non-ASCII text, 12 tools.
  * The bench's other bodies are about 1 kB; the agents gatehouse is built for send tens of
  * kilobytes a turn, and costs that grow with the body (reading, decoding, parsing, scanning,
  * encoding it again) only show at that size. The file holds non-ASCII text (accents, arrows, an
@@ -59,6 +61,11 @@ const TOOLS = [
   tool("search", "Search the repository's files for a regular expression.", {
     pattern: { type: "string" },
     glob: { type: "string", description: "Only files matching this glob." },
+  }),
+  // A `model` parameter, as Claude Code's Agent tool has: a second "model" key in the body.
+  tool("agent", "Hand a task to a sub-agent and return its final answer.", {
+    prompt: { type: "string" },
+    model: { type: "string", enum: ["fast", "strong"], description: "The sub-agent's model." },
   }),
 ];
 
