@@ -12,7 +12,7 @@
  */
 
 /** The body's size in bytes, about (`agentChatRequest`'s JSON text). */
-export const AGENT_BODY_BYTES = 56_000;
+const AGENT_BODY_BYTES = 56_000;
 
 const SYSTEM = [
   "You are a coding agent working in the user's repository through tools.",
@@ -93,12 +93,13 @@ function sourceLine(n: number): string {
 
 /** The source file's text, about `bytes` UTF-8 bytes. */
 function sourceFile(bytes: number): string {
+  const encoder = new TextEncoder();
   const lines: string[] = [];
   let size = 0;
   for (let n = 1; size < bytes; n++) {
     const line = sourceLine(n);
     lines.push(line);
-    size += new TextEncoder().encode(line).length + 1;
+    size += encoder.encode(line).length + 1;
   }
   return lines.join("\n");
 }
