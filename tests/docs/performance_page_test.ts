@@ -57,4 +57,10 @@ Deno.test("performance page: the published figures, each row and check", async (
     assert.ok(text.includes(`<td>${cpu}</td>`), `${run.target}: CPU per chunk ${cpu}`);
   }
   assert.ok(text.includes("deno task bench --publish"), "says how to reproduce");
+  // The agent body's paragraph explains rows of that scenario: only with them (publications
+  // before it was measured have none).
+  assert.equal(
+    text.includes("<em>56 kB agent body</em> rows"),
+    PERFORMANCE.throughput.some((row) => row.scenario === "agent-json"),
+  );
 });
