@@ -5,10 +5,21 @@
  *      ▲                                            ▲                            │
  *      └──────────────(the probe succeeds)──────────┼────────(the probe fails)───┘
  *
+ * A failure counts towards the N in a row only when no other attempt was answered while it ran,
+ * or when failures are at least half of the attempts that ended in the last 10-20 s. Under
+ * concurrency the order attempts end in says little: a burst of attempts that met one slow spell
+ * (a listen queue that dropped their SYNs) fails together seconds later, while attempts begun
+ * after them were answered; counted in a row, three of them cooled a model's only deployment for
+ * the whole cool-down, refusing everyone with 503 and ending their own retries. A deployment that
+ * is down answers nothing, so the attempts begun after its last answer fail uncontested and cool
+ * it as before; one that fails most of its attempts cools by the rate.
+ *
  * A retryable failure with `retry-after` (a 429, often a 503) cools a deployment for that long,
- * then it is healthy again (the provider said when it will take traffic; no probe is needed). A probing deployment takes one
- * request at a time until one succeeds. In-flight counts, the recent error rate and the last
- * error are kept for routing (`attempt_plan.ts`), `/readyz` and `GET /admin/v1/deployments`.
+ * then it is healthy again (the provider said when it will take traffic; no probe is needed),
+ * whatever else was answered meanwhile. A probing deployment takes one request at a time until
+ * one succeeds; any answer heals it, so a probe that fails cools it again. In-flight counts, the
+ * recent error rate and the last error are kept for routing (`attempt_plan.ts`), `/readyz` and
+ * `GET /admin/v1/deployments`.
  * @module
  */
 
@@ -19,7 +30,8 @@ export type DeploymentState = "healthy" | "cooling" | "probing";
 export interface HealthSettings {
   /** How long a deployment rests after `failures` retryable failures in a row, ms. */
   cooldownMs: number;
-  /** Retryable failures in a row that cool a deployment down. */
+  /** Retryable failures in a row that cool a deployment down (one overtaken by answers does not
+   * count: see the module doc). */
   failures: number;
   /** Unix milliseconds (tests move it). */
   now?: () => number;
@@ -79,6 +91,9 @@ class Entry {
   state: DeploymentState = "healthy";
   consecutive = 0;
   inFlight = 0;
+  /** Attempts answered so far: a ticket notes it when it begins, so its failure can tell whether
+   * another attempt was answered while it ran. */
+  answered = 0;
   coolUntil = 0;
   /** Whether the cool-down ends in a probe (after failures) or in health (after retry-after). */
   probeAfter = false;
@@ -126,6 +141,21 @@ class Entry {
       errors += this.errors[slot]!;
     }
     return { requests, errors };
+  }
+
+  /** Whether failures are at least half of the attempts ended in this 10 s bucket and the one
+   * before it (so the span is 10-20 s, never empty right after a bucket turns). */
+  mostlyFailing(now: number): boolean {
+    const epoch = Math.floor(now / BUCKET_MS);
+    let requests = 0;
+    let errors = 0;
+    for (const at of [epoch, epoch - 1]) {
+      const slot = at % BUCKETS;
+      if (this.epochs[slot] !== at) continue;
+      requests += this.requests[slot]! + this.errors[slot]!;
+      errors += this.errors[slot]!;
+    }
+    return errors * 2 >= requests;
   }
 }
 
@@ -208,11 +238,14 @@ class Ticket implements AttemptTicket {
   #probe: boolean;
   #over = false;
   #answered = false;
+  /** The deployment's answered count when this attempt began (or answered itself). */
+  #seen: number;
 
   constructor(entry: Entry, now: () => number, settings: HealthSettings) {
     this.#entry = entry;
     this.#now = now;
     this.#settings = settings;
+    this.#seen = entry.answered;
     entry.inFlight++;
     this.#probe = entry.state === "probing";
     if (this.#probe) entry.probeInFlight = true;
@@ -224,6 +257,7 @@ class Ticket implements AttemptTicket {
     const entry = this.#entry;
     entry.count(this.#now(), false);
     entry.consecutive = 0;
+    this.#seen = ++entry.answered;
     if (entry.state === "probing") entry.move("healthy", "probe_succeeded");
     this.#endProbe();
   }
@@ -231,10 +265,14 @@ class Ticket implements AttemptTicket {
   failed(error: string, coolForMs?: number): void {
     if (this.#over) return;
     const entry = this.#entry;
-    entry.count(this.#now(), true);
+    const now = this.#now();
+    entry.count(now, true);
     entry.lastError = error;
-    entry.consecutive++;
-    afterFailure(entry, this.#now(), this.#settings, coolForMs, error);
+    // Overtaken (another attempt was answered while this one ran, and most recent attempts
+    // succeed): the failure is this attempt's, not evidence that the deployment is down.
+    const counts = entry.answered === this.#seen || entry.mostlyFailing(now);
+    if (counts) entry.consecutive++;
+    afterFailure(entry, now, this.#settings, coolForMs, error, counts);
     this.#endProbe();
   }
 
@@ -252,16 +290,17 @@ class Ticket implements AttemptTicket {
   }
 }
 
-/** Where a failure leaves `entry`: cooling for the provider's retry-after, or after too many
- * failures in a row (or a failed probe) for the configured cool-down. `error` reads
- * `<code>: <message>`; only the code goes to a listener (a provider's message may quote a
- * request). */
+/** Where a failure leaves `entry`: cooling for the provider's retry-after, or, when it `counts`
+ * towards the run, after too many failures in a row (or a failed probe) for the configured
+ * cool-down. `error` reads `<code>: <message>`; only the code goes to a listener (a provider's
+ * message may quote a request). */
 function afterFailure(
   entry: Entry,
   now: number,
   settings: HealthSettings,
   coolForMs: number | undefined,
   error: string,
+  counts: boolean,
 ): void {
   const code = error.split(":", 1)[0] ?? null;
   if (coolForMs !== undefined && coolForMs > 0) {
@@ -273,6 +312,7 @@ function afterFailure(
     }
     return;
   }
+  if (!counts) return;
   if (entry.state === "probing" || entry.consecutive >= settings.failures) {
     const reason = entry.state === "probing" ? "probe_failed" : "failures";
     entry.coolUntil = Math.max(entry.coolUntil, now + settings.cooldownMs);

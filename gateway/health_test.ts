@@ -295,3 +295,75 @@ Deno.test("DeploymentHealth: view() shows the state, counts and last error", () 
   });
   running.done();
 });
+
+/** `count` attempts on `id` begun now and still running. */
+function running(health: DeploymentHealth, count: number, id = ID) {
+  return Array.from({ length: count }, () => health.begin(id));
+}
+
+Deno.test("DeploymentHealth: failures overtaken by answers do not cool the deployment", () => {
+  const { health } = breaker();
+  const slow = running(health, 3);
+  for (let i = 0; i < 4; i++) succeed(health);
+  for (const ticket of slow) {
+    ticket.failed("connect_timeout: no connection within 10000 ms");
+    ticket.done();
+  }
+  const view = health.view(ID);
+  assert.equal(view.state, "healthy");
+  assert.equal(view.consecutiveFailures, 0);
+  assert.equal(view.recentErrors, 3);
+  assert.equal(view.lastError, "connect_timeout: no connection within 10000 ms");
+});
+
+Deno.test("DeploymentHealth: attempts begun after the last answer still cool it, however many run", () => {
+  const { health } = breaker();
+  const old = running(health, 5);
+  for (let i = 0; i < 10; i++) succeed(health);
+  // The deployment stops answering: what was running fails (overtaken), then the new attempts.
+  for (const ticket of old) ticket.failed("upstream_cut: connection reset");
+  assert.equal(health.view(ID).state, "healthy");
+  const fresh = running(health, 3);
+  fresh[0]!.failed("unreachable: connection refused");
+  fresh[1]!.failed("unreachable: connection refused");
+  assert.equal(health.view(ID).state, "healthy");
+  fresh[2]!.failed("unreachable: connection refused");
+  assert.equal(health.view(ID).state, "cooling");
+  assert.equal(health.view(ID).consecutiveFailures, 3);
+});
+
+Deno.test("DeploymentHealth: overtaken failures count once most recent attempts fail", () => {
+  const { health } = breaker();
+  const slow = running(health, 6);
+  succeed(health);
+  succeed(health);
+  // 1 of 3 failed: not counted; 2 of 4 failed: half, so from there each failure counts.
+  slow[0]!.failed("e");
+  assert.equal(health.view(ID).consecutiveFailures, 0);
+  slow[1]!.failed("e");
+  slow[2]!.failed("e");
+  assert.equal(health.view(ID).consecutiveFailures, 2);
+  assert.equal(health.view(ID).state, "healthy");
+  slow[3]!.failed("e");
+  assert.equal(health.view(ID).state, "cooling");
+});
+
+Deno.test("DeploymentHealth: the rate looks at the last 10-20 s, not at older answers", () => {
+  // On a 10 s bucket boundary: 25 s later the answers' bucket is two behind.
+  const { health, clock } = breaker(1_000_000);
+  for (let i = 0; i < 20; i++) succeed(health);
+  clock.t += 25_000;
+  const slow = running(health, 3);
+  succeed(health);
+  for (const ticket of slow) ticket.failed("e");
+  assert.equal(health.view(ID).state, "cooling", "1 answer against 3 failures in the span");
+});
+
+Deno.test("DeploymentHealth: a retry-after cools even when other attempts were answered", () => {
+  const { health, clock } = breaker();
+  const limited = health.begin(ID);
+  for (let i = 0; i < 5; i++) succeed(health);
+  limited.failed("retryable_status: HTTP 429", 2_000);
+  assert.equal(health.view(ID).state, "cooling");
+  assert.equal(health.cooldownUntil(ID), clock.t + 2_000);
+});

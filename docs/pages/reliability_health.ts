@@ -71,7 +71,12 @@ export function health(): Part {
       (${failures}) retryable failures in a row cool a deployment down for
       <code>GATEHOUSE_COOLDOWN_SECONDS</code> (${rest}); then it probes. A stream that breaks or
       goes silent after its answer began counts as a failure too. Any answer that goes to the
-      client — a <code>4xx</code> included — is a success and resets the count.</li>
+      client — a <code>4xx</code> included — is a success and resets the count. Under concurrency
+      a failure counts only when no other attempt on the deployment was answered while it ran, or
+      when failures are at least half of its attempts of the last 10-20 s: a burst of slow
+      connections that fail together while other requests are answered does not take a model's
+      only deployment offline (nor stop those requests' retries); a deployment that answers
+      nothing still cools after the same count.</li>
       <li><strong>A failure with <code>retry-after</code></strong> (a <code>429</code>, often a
       <code>503</code>) cools the deployment for exactly that long, after which it is healthy again
       without a probe: the provider said when it takes traffic.</li>

@@ -3,9 +3,11 @@
  * cool a deployment (no traffic; a model with no other deployment is refused with 503
  * `no_healthy_deployment`), the cool-down ends in exactly one probe, whose answer heals it or
  * cools it again; a 429's retry-after cools it that long, then it is healthy with no probe. The
- * admin view and `/readyz` show each state.
+ * admin view and `/readyz` show each state. Failures that other answers overtook (slow ones
+ * while other requests were answered) do not cool a model's only deployment; concurrent ones
+ * that nothing overtook do.
  *
- * One attempt per request (GATEHOUSE_RETRIES=0), so every failure the test provokes is counted.
+ * One attempt per request (GATEHOUSE_RETRIES=0), so every failure the test provokes is seen.
  */
 import assert from "node:assert/strict";
 import { envelopeOf } from "../governance/gov_kit.ts";
@@ -13,8 +15,10 @@ import { status } from "./fault_upstream.ts";
 import { type Rig, sleep, startRig } from "./reliability_rig.ts";
 
 const COOLDOWN_MS = 1000;
+const HEADER_TIMEOUT_MS = 1500;
 const rig: Rig = await startRig({
   GATEHOUSE_RETRIES: "0",
+  GATEHOUSE_UPSTREAM_TIMEOUT_MS: String(HEADER_TIMEOUT_MS),
   GATEHOUSE_COOLDOWN_FAILURES: "3",
   GATEHOUSE_COOLDOWN_SECONDS: String(COOLDOWN_MS / 1000),
 });
@@ -201,6 +205,58 @@ Deno.test("a 429 with retry-after 2 cools the deployment about 2 s, then it is h
   assert.equal(served.status, 200);
   await served.body?.cancel();
   assert.equal(rig.a.requests.length, 2);
+});
+
+/** Sends `count` chat requests for gpt-a at once, each meeting a fake that never answers; waits
+ * until all have reached it. */
+async function hanging(count: number): Promise<Response[]> {
+  rig.a.push(...Array.from({ length: count }, () => "hang" as const));
+  const sent = Array.from({ length: count }, () => rig.send("chat", "gpt-a"));
+  for (let waited = 0; rig.a.requests.length < count && waited < 3000; waited += 10) {
+    await sleep(10);
+  }
+  assert.equal(rig.a.requests.length, count);
+  return await Promise.all(sent);
+}
+
+Deno.test("slow failures while other requests are answered do not cool the only deployment", async () => {
+  rig.reset();
+  const slow = hanging(3);
+  await sleep(100);
+  // Answered while the three wait for headers: each of their failures is overtaken.
+  for (let i = 0; i < 5; i++) {
+    const response = await rig.send("chat", "gpt-a");
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+  }
+  for (const response of await slow) {
+    assert.equal(response.status, 504);
+    assert.equal((await rig.row(response)).outcome, "timeout");
+    await response.body?.cancel();
+  }
+  const after = await view("gpt-a@openai-a");
+  assert.equal(after.state, "healthy");
+  assert.equal(after.consecutive_failures, 0);
+  assert.equal(after.recent.requests, 8);
+  assert.equal(after.recent.errors, 3);
+  const next = await rig.send("chat", "gpt-a");
+  assert.equal(next.status, 200, "not 503 no_healthy_deployment");
+  await next.body?.cancel();
+});
+
+Deno.test("concurrent failures that no answer overtook cool the only deployment", async () => {
+  rig.reset();
+  for (const response of await hanging(3)) {
+    assert.equal(response.status, 504);
+    await response.body?.cancel();
+  }
+  const after = await view("gpt-a@openai-a");
+  assert.equal(after.state, "cooling");
+  assert.equal(after.consecutive_failures, 3);
+  const refused = await rig.send("chat", "gpt-a");
+  assert.equal(refused.status, 503);
+  assert.equal((await refused.json()).error.code, "no_healthy_deployment");
+  assert.equal(rig.a.requests.length, 3);
 });
 
 Deno.test("cooldown: close", async () => {
