@@ -191,7 +191,7 @@ Deno.test("AttemptLog: a mid-stream cut after the answer counts against the depl
   attempts.settled("upstream_cut", "the connection broke");
   const view = health.view("gpt-test@mock");
   assert.equal(view.consecutiveFailures, 1);
-  assert.equal(view.recentRequests, 2);
+  assert.equal(view.recentRequests, 1, "one upstream call, which failed");
   assert.equal(view.recentErrors, 1);
   assert.equal(view.lastError, "upstream_cut: the connection broke");
   assert.equal(view.inFlight, 0);

@@ -6,18 +6,22 @@
  *      └──────────────(the probe succeeds)──────────┼────────(the probe fails)───┘
  *
  * A failure counts towards the N in a row only when no other attempt was answered while it ran,
- * or when failures are at least half of the attempts that ended in the last 10-20 s. Under
- * concurrency the order attempts end in says little: a burst of attempts that met one slow spell
- * (a listen queue that dropped their SYNs) fails together seconds later, while attempts begun
- * after them were answered; counted in a row, three of them cooled a model's only deployment for
- * the whole cool-down, refusing everyone with 503 and ending their own retries. A deployment that
- * is down answers nothing, so the attempts begun after its last answer fail uncontested and cool
- * it as before; one that fails most of its attempts cools by the rate.
+ * or when at least half of the deployment's calls of the last 10-20 s failed (a call answered and
+ * then cut counts once, as failed). Under concurrency the order attempts end in says little: a
+ * burst of attempts that met one slow spell (a listen queue that dropped their SYNs) fails
+ * together seconds later, while attempts begun after them were answered; counted in a row, three
+ * of them cooled a model's only deployment for the whole cool-down, refusing everyone with 503 and
+ * ending their own retries. A deployment that is down answers nothing, so the attempts begun
+ * after its last answer fail uncontested and cool it as before; once half of its calls fail, each
+ * failure counts again. The trade: one whose slow failures stay under half of its calls (a
+ * timeout now and then among answers) keeps its traffic, and retries absorb them. Any answer
+ * still resets the run.
  *
  * A retryable failure with `retry-after` (a 429, often a 503) cools a deployment for that long,
  * then it is healthy again (the provider said when it will take traffic; no probe is needed),
  * whatever else was answered meanwhile. A probing deployment takes one request at a time until
- * one succeeds; any answer heals it, so a probe that fails cools it again. In-flight counts, the
+ * one succeeds; any answer heals it, so a probe that fails cools it again (an attempt begun before
+ * the cool-down that fails while probing does so only if it counts). In-flight counts, the
  * recent error rate and the last error are kept for routing (`attempt_plan.ts`), `/readyz` and
  * `GET /admin/v1/deployments`.
  * @module
@@ -131,6 +135,14 @@ class Entry {
     else this.requests[slot]!++;
   }
 
+  /** Takes back an answer counted at `now` (still in its bucket): an attempt answered and then
+   * cut is one failed call, not an answer and a failure. */
+  uncount(now: number): void {
+    const epoch = Math.floor(now / BUCKET_MS);
+    const slot = epoch % BUCKETS;
+    if (this.epochs[slot] === epoch && this.requests[slot]! > 0) this.requests[slot]!--;
+  }
+
   recent(now: number): { requests: number; errors: number } {
     const oldest = Math.floor((now - RECENT_WINDOW_MS) / BUCKET_MS);
     let requests = 0;
@@ -143,7 +155,7 @@ class Entry {
     return { requests, errors };
   }
 
-  /** Whether failures are at least half of the attempts ended in this 10 s bucket and the one
+  /** Whether failures are at least half of the calls counted in this 10 s bucket and the one
    * before it (so the span is 10-20 s, never empty right after a bucket turns). */
   mostlyFailing(now: number): boolean {
     const epoch = Math.floor(now / BUCKET_MS);
@@ -237,7 +249,9 @@ class Ticket implements AttemptTicket {
    * cannot end a later probe's turn when its stream finally ends. */
   #probe: boolean;
   #over = false;
-  #answered = false;
+  /** When this attempt was answered (unix ms), or null. */
+  #answeredAt: number | null = null;
+  #failed = false;
   /** The deployment's answered count when this attempt began (or answered itself). */
   #seen: number;
 
@@ -252,10 +266,10 @@ class Ticket implements AttemptTicket {
   }
 
   succeeded(): void {
-    if (this.#over || this.#answered) return;
-    this.#answered = true;
+    if (this.#over || this.#answeredAt !== null) return;
     const entry = this.#entry;
-    entry.count(this.#now(), false);
+    this.#answeredAt = this.#now();
+    entry.count(this.#answeredAt, false);
     entry.consecutive = 0;
     this.#seen = ++entry.answered;
     if (entry.state === "probing") entry.move("healthy", "probe_succeeded");
@@ -266,10 +280,13 @@ class Ticket implements AttemptTicket {
     if (this.#over) return;
     const entry = this.#entry;
     const now = this.#now();
+    if (this.#answeredAt !== null && !this.#failed) entry.uncount(this.#answeredAt);
+    this.#failed = true;
     entry.count(now, true);
     entry.lastError = error;
-    // Overtaken (another attempt was answered while this one ran, and most recent attempts
-    // succeed): the failure is this attempt's, not evidence that the deployment is down.
+    // Overtaken (another attempt was answered while this one ran, and more than half of the
+    // recent calls succeeded): the failure is this attempt's, not evidence that the deployment
+    // is down.
     const counts = entry.answered === this.#seen || entry.mostlyFailing(now);
     if (counts) entry.consecutive++;
     afterFailure(entry, now, this.#settings, coolForMs, error, counts);

@@ -229,7 +229,7 @@ Deno.test("DeploymentHealth: a failure after the answer (a stream cut) counts as
   ticket.failed("upstream_cut: mid-stream");
   ticket.done();
   const view = health.view(ID);
-  assert.equal(view.recentRequests, 2);
+  assert.equal(view.recentRequests, 1, "one call, answered and then cut: a failed one");
   assert.equal(view.recentErrors, 1);
   assert.equal(view.consecutiveFailures, 1);
   assert.equal(view.lastError, "upstream_cut: mid-stream");
@@ -366,4 +366,74 @@ Deno.test("DeploymentHealth: a retry-after cools even when other attempts were a
   limited.failed("retryable_status: HTTP 429", 2_000);
   assert.equal(health.view(ID).state, "cooling");
   assert.equal(health.cooldownUntil(ID), clock.t + 2_000);
+});
+
+Deno.test("DeploymentHealth: streams answered and then cut cool it once half of the calls broke", () => {
+  const { health } = breaker();
+  const streams = running(health, 50);
+  for (const ticket of streams) ticket.succeeded();
+  // Each cut takes its answer back: after k cuts, k of 50 calls failed.
+  for (let k = 1; k <= 26; k++) {
+    streams[k - 1]!.failed("upstream_cut: mid-stream");
+    assert.equal(health.view(ID).state, "healthy", `after ${k} cuts`);
+  }
+  streams[26]!.failed("upstream_cut: mid-stream");
+  assert.equal(health.view(ID).state, "cooling", "cuts 25, 26 and 27 counted");
+  assert.equal(health.view(ID).recentRequests, 50);
+  assert.equal(health.view(ID).recentErrors, 27);
+});
+
+Deno.test("DeploymentHealth: a cut after the ticket's own answer is not overtaken by that answer", () => {
+  const { health } = breaker();
+  for (let i = 0; i < 3; i++) succeed(health);
+  for (let i = 0; i < 3; i++) {
+    const ticket = health.begin(ID);
+    ticket.succeeded();
+    ticket.failed("upstream_cut: mid-stream");
+    ticket.done();
+    assert.equal(health.view(ID).consecutiveFailures, 1);
+  }
+});
+
+Deno.test("DeploymentHealth: overtaken failures between counted ones do not break the run", () => {
+  const { health } = breaker();
+  const old = running(health, 2);
+  for (let i = 0; i < 10; i++) succeed(health);
+  const fresh = running(health, 3);
+  fresh[0]!.failed("e");
+  old[0]!.failed("e");
+  fresh[1]!.failed("e");
+  old[1]!.failed("e");
+  fresh[2]!.failed("e");
+  assert.equal(health.view(ID).state, "cooling");
+});
+
+Deno.test("DeploymentHealth: answers in the previous bucket count towards the rate", () => {
+  const { health, clock } = breaker(1_000_000);
+  clock.t += 9_000;
+  for (let i = 0; i < 10; i++) succeed(health);
+  const slow = running(health, 3);
+  clock.t += 2_000; // the next 10 s bucket
+  succeed(health);
+  for (const ticket of slow) ticket.failed("e");
+  assert.equal(health.view(ID).state, "healthy");
+});
+
+Deno.test("DeploymentHealth: answers of five minutes ago, in the same slot, do not count", () => {
+  const { health, clock } = breaker(1_000_000);
+  for (let i = 0; i < 20; i++) succeed(health);
+  clock.t += RECENT_WINDOW_MS + 10_000; // the previous bucket reuses the answers' slot
+  const slow = running(health, 3);
+  succeed(health);
+  for (const ticket of slow) ticket.failed("e");
+  assert.equal(health.view(ID).state, "cooling");
+});
+
+Deno.test("DeploymentHealth: one answer while it ran is enough to overtake a failure", () => {
+  const { health } = breaker();
+  for (let i = 0; i < 10; i++) succeed(health);
+  const slow = running(health, 3);
+  succeed(health);
+  for (const ticket of slow) ticket.failed("e");
+  assert.equal(health.view(ID).state, "healthy");
 });

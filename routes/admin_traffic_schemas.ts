@@ -121,7 +121,8 @@ const DeploymentObject = z.object({
   }),
   in_flight: z.number().int().openapi({ description: "Upstream calls running on it." }),
   consecutive_failures: z.number().int().openapi({
-    description: "Retryable failures in a row, since its last success.",
+    description:
+      "Retryable failures counted towards the cool-down since its last success (one that another call's answer overtook is not counted).",
   }),
   recent: z.object({
     window_seconds: z.number().int(),

@@ -72,8 +72,8 @@ export const SETTINGS: Setting[] = [
     name: "GATEHOUSE_COOLDOWN_FAILURES",
     read: (c) => c.cooldownFailures,
     meaning: html`Retryable failures in a row that cool a deployment down. A failure while another
-    attempt on the deployment was answered does not count, unless most of its attempts of the
-    last 10-20 s failed.`,
+    attempt on the deployment was answered does not count, unless at least half of its calls of
+    the last 10-20 s failed.`,
   },
   {
     name: "GATEHOUSE_DRAIN_SECONDS",

@@ -207,29 +207,28 @@ Deno.test("a 429 with retry-after 2 cools the deployment about 2 s, then it is h
   assert.equal(rig.a.requests.length, 2);
 });
 
-/** Sends `count` chat requests for gpt-a at once, each meeting a fake that never answers; waits
- * until all have reached it. */
-async function hanging(count: number): Promise<Response[]> {
+/** Sends `count` chat requests for gpt-a at once, each meeting a fake that never answers;
+ * returns once all have reached it, with their coming answers. */
+async function hanging(count: number): Promise<{ answers: Promise<Response[]> }> {
   rig.a.push(...Array.from({ length: count }, () => "hang" as const));
-  const sent = Array.from({ length: count }, () => rig.send("chat", "gpt-a"));
+  const answers = Promise.all(Array.from({ length: count }, () => rig.send("chat", "gpt-a")));
   for (let waited = 0; rig.a.requests.length < count && waited < 3000; waited += 10) {
     await sleep(10);
   }
   assert.equal(rig.a.requests.length, count);
-  return await Promise.all(sent);
+  return { answers };
 }
 
 Deno.test("slow failures while other requests are answered do not cool the only deployment", async () => {
   rig.reset();
-  const slow = hanging(3);
-  await sleep(100);
+  const slow = await hanging(3);
   // Answered while the three wait for headers: each of their failures is overtaken.
   for (let i = 0; i < 5; i++) {
     const response = await rig.send("chat", "gpt-a");
     assert.equal(response.status, 200);
     await response.body?.cancel();
   }
-  for (const response of await slow) {
+  for (const response of await slow.answers) {
     assert.equal(response.status, 504);
     assert.equal((await rig.row(response)).outcome, "timeout");
     await response.body?.cancel();
@@ -246,7 +245,7 @@ Deno.test("slow failures while other requests are answered do not cool the only 
 
 Deno.test("concurrent failures that no answer overtook cool the only deployment", async () => {
   rig.reset();
-  for (const response of await hanging(3)) {
+  for (const response of await (await hanging(3)).answers) {
     assert.equal(response.status, 504);
     await response.body?.cancel();
   }
