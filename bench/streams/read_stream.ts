@@ -20,7 +20,15 @@ export interface StreamRead {
   maxGapAt: number;
   /** Reads that brought body bytes. */
   reads: number;
+  /** From the start of the request (before connecting) to its first body bytes, ms: what a
+   * client waited for the stream to begin (admission, the upstream's connect and first chunk). */
+  firstByteMs: number;
   error: string | null;
+}
+
+/** The outcome of a stream that failed with `error`. */
+function failed(error: string): StreamRead {
+  return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, firstByteMs: 0, error };
 }
 
 /** What every stream of a run sends. */
@@ -34,13 +42,14 @@ export interface StreamRequest {
 
 /** Reads one stream with the runtime's `fetch`. */
 export async function fetchStream(request: StreamRequest): Promise<StreamRead> {
+  const started = performance.now();
   try {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (request.authorization !== null) headers.authorization = request.authorization;
     const response = await fetch(request.url, { method: "POST", headers, body: request.body });
     if (!response.ok || response.body === null) {
       await response.body?.cancel();
-      return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, error: `HTTP ${response.status}` };
+      return failed(`HTTP ${response.status}`);
     }
     const decoder = new TextDecoder();
     let tail = "";
@@ -48,8 +57,10 @@ export async function fetchStream(request: StreamRequest): Promise<StreamRead> {
     let maxGapMs = 0;
     let maxGapAt = 0;
     let reads = 0;
+    let firstByteMs = 0;
     for await (const chunk of response.body) {
       const now = performance.now();
+      if (reads === 0) firstByteMs = now - started;
       if (now - last > maxGapMs) {
         maxGapMs = now - last;
         maxGapAt = now;
@@ -59,9 +70,16 @@ export async function fetchStream(request: StreamRequest): Promise<StreamRead> {
       tail = (tail + decoder.decode(chunk, { stream: true })).slice(-64);
     }
     const ok = tail.includes("[DONE]");
-    return { ok, maxGapMs, maxGapAt, reads, error: ok ? null : "ended without [DONE]" };
+    return {
+      ok,
+      maxGapMs,
+      maxGapAt,
+      reads,
+      firstByteMs,
+      error: ok ? null : "ended without [DONE]",
+    };
   } catch (error) {
-    return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, error: String(error) };
+    return failed(String(error));
   }
 }
 
@@ -101,6 +119,7 @@ function wireOf(request: StreamRequest): Uint8Array {
 /** Reads one stream over a socket of its own. */
 export async function rawStream(request: StreamRequest): Promise<StreamRead> {
   let conn: Deno.TcpConn | null = null;
+  const started = performance.now();
   try {
     const url = new URL(request.url);
     conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
@@ -116,6 +135,7 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
     let maxGapMs = 0;
     let maxGapAt = 0;
     let reads = 0;
+    let firstByteMs = 0;
     for (;;) {
       const n = await conn.read(buffer);
       if (n === null) break;
@@ -126,7 +146,7 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
         if (end === -1) continue;
         status = Number(/^HTTP\/1\.\d (\d{3})/.exec(headText)?.[1] ?? 0);
         if (status !== 200) {
-          return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, error: `HTTP ${status}` };
+          return failed(`HTTP ${status}`);
         }
         chunked = /^transfer-encoding:\s*chunked/im.test(headText.slice(0, end));
         bytes = bytes.subarray(bytes.length - (headText.length - end - 4));
@@ -134,6 +154,7 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
         if (bytes.length === 0) continue;
       }
       const now = performance.now();
+      if (reads === 0) firstByteMs = now - started;
       if (now - last > maxGapMs) {
         maxGapMs = now - last;
         maxGapAt = now;
@@ -144,9 +165,16 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
       if (chunked && tail.endsWith("\r\n0\r\n\r\n")) break;
     }
     const ok = tail.includes("[DONE]");
-    return { ok, maxGapMs, maxGapAt, reads, error: ok ? null : "ended without [DONE]" };
+    return {
+      ok,
+      maxGapMs,
+      maxGapAt,
+      reads,
+      firstByteMs,
+      error: ok ? null : "ended without [DONE]",
+    };
   } catch (error) {
-    return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, error: String(error) };
+    return failed(String(error));
   } finally {
     try {
       conn?.close();

@@ -57,6 +57,18 @@ function cpuPerChunk(f: RunFigures, completed: number): { us: number; timesUpstr
   return { us: round(target * 1e6 / chunks, 1), timesUpstream: round(target / upstream, 2) };
 }
 
+/** A median, 99th percentile and largest value. */
+type Spread = { p50: number; p99: number; max: number };
+
+/** The {@link Spread} of `values` (null for none), rounded to 0.1. */
+function spread(values: number[]): Spread | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) =>
+    round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!, 1);
+  return { p50: at(0.5), p99: at(0.99), max: round(sorted.at(-1)!, 1) };
+}
+
 /** How many streams' worst gap (when over {@link ON_TIME_MS} late) ended in each second of the
  * run. */
 function lateBySecond(f: RunFigures): number[] {
@@ -72,8 +84,7 @@ function lateBySecond(f: RunFigures): number[] {
 /** The JSON result of one run. */
 export function summarize(f: RunFigures): Record<string, unknown> {
   const done = f.outcomes.filter((o) => o.ok);
-  const gaps = done.map((o) => o.maxGapMs - f.intervalMs).sort((a, b) => a - b);
-  const at = (q: number) => round(gaps[Math.min(gaps.length - 1, Math.floor(gaps.length * q))]!, 1);
+  const gaps = done.map((o) => o.maxGapMs - f.intervalMs);
   const errors = new Map<string, number>();
   for (const o of f.outcomes) {
     if (o.error !== null) errors.set(o.error, (errors.get(o.error) ?? 0) + 1);
@@ -117,10 +128,11 @@ export function summarize(f: RunFigures): Record<string, unknown> {
     promptBytes: f.promptBytes,
     completed: done.length,
     seconds: round(f.seconds, 1),
-    gapBeyondUpstreamMs: gaps.length === 0
-      ? null
-      : { p50: at(0.5), p99: at(0.99), max: round(gaps.at(-1)!, 1) },
+    gapBeyondUpstreamMs: spread(gaps),
     streamsLaterThan50ms: gaps.filter((g) => g > ON_TIME_MS).length,
+    // From each completed stream's request to its first body bytes: a stream that waited on a
+    // connect that timed out and was retried shows here, not in its gaps.
+    firstByteMs: spread(done.map((o) => o.firstByteMs)),
     // When (s after the first stream opened) each late stream's worst gap ended.
     lateBySecond: lateBySecond(f),
     readsPerStream: round(done.reduce((n, o) => n + o.reads, 0) / Math.max(1, done.length), 1),
@@ -143,11 +155,13 @@ export function summarize(f: RunFigures): Record<string, unknown> {
 
 /** The runs side by side, one line each. */
 export function formatSummary(results: Record<string, unknown>[]): string {
-  const header = "target     streams  done   gap p50/p99/max ms  RSS idle/peak/after/settled MB  " +
+  const header = "target     streams  done   gap p50/p99/max ms  first byte p50/p99/max ms  " +
+    "RSS idle/peak/after/settled MB  " +
     "B/stream  CPU µs/chunk (× upstream's)  " +
     "CPU s (upstream / target / bench / interrupts / others / stolen by the host)";
   const lines = results.map((r) => {
-    const gap = r.gapBeyondUpstreamMs as { p50: number; p99: number; max: number } | null;
+    const gap = r.gapBeyondUpstreamMs as Spread | null;
+    const first = r.firstByteMs as Spread | null;
     const rss = r.rssMb as { idle: number; peak: number; after: number; settled: number };
     const cpu = Object.values(r.cpuSeconds as Record<string, number>).join(" / ");
     const perChunk = r.cpuPerChunk as { us: number; timesUpstream: number };
@@ -156,6 +170,7 @@ export function formatSummary(results: Record<string, unknown>[]): string {
       String(r.streams).padStart(7),
       String(r.completed).padStart(6),
       (gap ? `${gap.p50}/${gap.p99}/${gap.max}` : "-").padStart(20),
+      (first ? `${first.p50}/${first.p99}/${first.max}` : "-").padStart(26),
       `${rss.idle}/${rss.peak}/${rss.after}/${rss.settled}`.padStart(30),
       String(r.bytesPerOpenStream).padStart(9),
       `${perChunk.us} (${perChunk.timesUpstream})`.padStart(29),
