@@ -46,7 +46,9 @@ proxy, load by wrk (bench/main.ts).
                                         (ratios, CPU µs per request, per-core cost, 2 workers
                                         against 1), Redis commands per request, ledger rows/s;
                                         writes bench/results/scale.json (--seconds=10,
-                                        --warmup=3, --configs=a,b,c,d, --ledger-rows=50000,
+                                        --warmup=3, --configs=a,b,c,d (e: SQLite and f: Postgres
+                                        without Redis, both with every policy, when named),
+                                        --ledger-rows=50000,
                                         --cpu-profile=PREFIX, --postgres=URL of a role that may
                                         create databases, --redis=URL)
   deno task bench --only=streams        10,000 concurrent 30 s streams through one main.ts:

@@ -84,7 +84,7 @@ async function measure(
     outcome.problems.push(
       ...await probeGateway(gateway.url, scenario, body, headers, config.policied),
     );
-    const redis = config.store === "postgres";
+    const redis = config.redis;
     const summed: CommandCalls = new Map();
     const gatewayTarget: TurnTarget = {
       name: "gateway",
@@ -202,7 +202,7 @@ export async function runConfig(
     else {
       database = await createBenchDatabase(settings.postgresUrl);
       env.DATABASE_URL = database.url;
-      env.REDIS_URL = settings.redisUrl;
+      if (config.redis) env.REDIS_URL = settings.redisUrl;
     }
     const args = config.workers > 1 ? ["--workers", String(config.workers)] : [];
     const runtimeFlags = settings.cpuProfile === null ? [] : ["--inspect=127.0.0.1:0"];

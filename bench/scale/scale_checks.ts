@@ -25,7 +25,7 @@ export function scaleChecks(configs: readonly ScaleConfig[], runs: readonly Scal
   const checks: Check[] = [];
   for (const run of runs) {
     const config = configs.find((c) => c.id === run.config);
-    if (config === undefined || config.store !== "postgres" || !config.policied) continue;
+    if (config?.store !== "postgres" || !config.redis || !config.policied) continue;
     const share = run.wrk.rps / run.proxy.wrk.rps;
     checks.push({
       name: `Postgres + Redis, all policies ≥ ${POSTGRES_REDIS_SHARE.toFixed(2)} of the proxy ` +
@@ -96,7 +96,8 @@ export function workerComparisons(
   const out: WorkerComparison[] = [];
   for (const one of configs.filter((c) => c.workers === 1)) {
     const two = configs.find((c) =>
-      c.workers === 2 && c.store === one.store && c.policied === one.policied
+      c.workers === 2 && c.store === one.store && c.redis === one.redis &&
+      c.policied === one.policied
     );
     if (two === undefined) continue;
     for (const run of runs.filter((r) => r.config === one.id)) {

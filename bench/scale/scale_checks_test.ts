@@ -98,3 +98,18 @@ Deno.test("formatTurns: gatehouse, proxy and direct per run, shares of the proxy
   assert.match(lines[3]!, /^\s+proxy\s+10000\s+1\.00/);
   assert.match(lines[4]!, /^\s+direct\s+40000\s+4\.00\s+1\.00\s+4\.00\s+25\.0\s+3\.20\s+40000/);
 });
+
+Deno.test("the configurations without Redis are neither checked against its target nor paired with it", () => {
+  const runs = [...RUNS, run("e", "chat-json", 5_600, 150), run("f", "chat-json", 5_200, 170)];
+  assert.deepEqual(scaleChecks(SCALE_CONFIGS, runs).map((c) => c.name.split(": ")[1]), [
+    "c. 1 worker, Postgres + Redis, all policies, chat-json",
+    "d. 2 workers, Postgres + Redis, all policies, chat-json",
+  ]);
+  assert.deepEqual(
+    workerComparisons(SCALE_CONFIGS, runs).map((c) => [c.one.config, c.two.config]),
+    [
+      ["a", "b"],
+      ["c", "d"],
+    ],
+  );
+});
