@@ -31,6 +31,46 @@ function failed(error: string): StreamRead {
   return { ok: false, maxGapMs: 0, maxGapAt: 0, reads: 0, firstByteMs: 0, error };
 }
 
+/** The timing of one stream's body reads, from the start of its request. */
+class ReadTimes {
+  readonly #started = performance.now();
+  #last = 0;
+  #maxGapMs = 0;
+  #maxGapAt = 0;
+  #reads = 0;
+  #firstByteMs = 0;
+
+  /** The response head is in: gaps count from now. */
+  headIn(): void {
+    this.#last = performance.now();
+  }
+
+  /** A read that brought body bytes. */
+  bodyRead(): void {
+    const now = performance.now();
+    if (this.#reads === 0) this.#firstByteMs = now - this.#started;
+    if (now - this.#last > this.#maxGapMs) {
+      this.#maxGapMs = now - this.#last;
+      this.#maxGapAt = now;
+    }
+    this.#last = now;
+    this.#reads++;
+  }
+
+  /** The outcome of a stream whose body ended with `tail`. */
+  outcome(tail: string): StreamRead {
+    const ok = tail.includes("[DONE]");
+    return {
+      ok,
+      maxGapMs: this.#maxGapMs,
+      maxGapAt: this.#maxGapAt,
+      reads: this.#reads,
+      firstByteMs: this.#firstByteMs,
+      error: ok ? null : "ended without [DONE]",
+    };
+  }
+}
+
 /** What every stream of a run sends. */
 export interface StreamRequest {
   /** `http://127.0.0.1:PORT/v1/chat/completions`. */
@@ -42,7 +82,7 @@ export interface StreamRequest {
 
 /** Reads one stream with the runtime's `fetch`. */
 export async function fetchStream(request: StreamRequest): Promise<StreamRead> {
-  const started = performance.now();
+  const times = new ReadTimes();
   try {
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (request.authorization !== null) headers.authorization = request.authorization;
@@ -53,31 +93,12 @@ export async function fetchStream(request: StreamRequest): Promise<StreamRead> {
     }
     const decoder = new TextDecoder();
     let tail = "";
-    let last = performance.now();
-    let maxGapMs = 0;
-    let maxGapAt = 0;
-    let reads = 0;
-    let firstByteMs = 0;
+    times.headIn();
     for await (const chunk of response.body) {
-      const now = performance.now();
-      if (reads === 0) firstByteMs = now - started;
-      if (now - last > maxGapMs) {
-        maxGapMs = now - last;
-        maxGapAt = now;
-      }
-      last = now;
-      reads++;
+      times.bodyRead();
       tail = (tail + decoder.decode(chunk, { stream: true })).slice(-64);
     }
-    const ok = tail.includes("[DONE]");
-    return {
-      ok,
-      maxGapMs,
-      maxGapAt,
-      reads,
-      firstByteMs,
-      error: ok ? null : "ended without [DONE]",
-    };
+    return times.outcome(tail);
   } catch (error) {
     return failed(String(error));
   }
@@ -119,7 +140,7 @@ function wireOf(request: StreamRequest): Uint8Array {
 /** Reads one stream over a socket of its own. */
 export async function rawStream(request: StreamRequest): Promise<StreamRead> {
   let conn: Deno.TcpConn | null = null;
-  const started = performance.now();
+  const times = new ReadTimes();
   try {
     const url = new URL(request.url);
     conn = await Deno.connect({ hostname: url.hostname, port: Number(url.port) });
@@ -131,11 +152,6 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
     let status = 0;
     let chunked = false;
     let tail = "";
-    let last = 0;
-    let maxGapMs = 0;
-    let maxGapAt = 0;
-    let reads = 0;
-    let firstByteMs = 0;
     for (;;) {
       const n = await conn.read(buffer);
       if (n === null) break;
@@ -150,29 +166,14 @@ export async function rawStream(request: StreamRequest): Promise<StreamRead> {
         }
         chunked = /^transfer-encoding:\s*chunked/im.test(headText.slice(0, end));
         bytes = bytes.subarray(bytes.length - (headText.length - end - 4));
-        last = performance.now();
+        times.headIn();
         if (bytes.length === 0) continue;
       }
-      const now = performance.now();
-      if (reads === 0) firstByteMs = now - started;
-      if (now - last > maxGapMs) {
-        maxGapMs = now - last;
-        maxGapAt = now;
-      }
-      last = now;
-      reads++;
+      times.bodyRead();
       tail = appendTail(tail, bytes, 64);
       if (chunked && tail.endsWith("\r\n0\r\n\r\n")) break;
     }
-    const ok = tail.includes("[DONE]");
-    return {
-      ok,
-      maxGapMs,
-      maxGapAt,
-      reads,
-      firstByteMs,
-      error: ok ? null : "ended without [DONE]",
-    };
+    return times.outcome(tail);
   } catch (error) {
     return failed(String(error));
   } finally {
