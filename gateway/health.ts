@@ -143,30 +143,26 @@ class Entry {
     if (this.epochs[slot] === epoch && this.requests[slot]! > 0) this.requests[slot]!--;
   }
 
-  recent(now: number): { requests: number; errors: number } {
-    const oldest = Math.floor((now - RECENT_WINDOW_MS) / BUCKET_MS);
+  /** Calls and failed calls in the buckets after the one numbered `after` (time / BUCKET_MS). */
+  sumAfter(after: number): { requests: number; errors: number } {
     let requests = 0;
     let errors = 0;
     for (let slot = 0; slot < BUCKETS; slot++) {
-      if (this.epochs[slot]! <= oldest) continue;
+      if (this.epochs[slot]! <= after) continue;
       requests += this.requests[slot]! + this.errors[slot]!;
       errors += this.errors[slot]!;
     }
     return { requests, errors };
   }
 
+  recent(now: number): { requests: number; errors: number } {
+    return this.sumAfter(Math.floor((now - RECENT_WINDOW_MS) / BUCKET_MS));
+  }
+
   /** Whether failures are at least half of the calls counted in this 10 s bucket and the one
    * before it (so the span is 10-20 s, never empty right after a bucket turns). */
   mostlyFailing(now: number): boolean {
-    const epoch = Math.floor(now / BUCKET_MS);
-    let requests = 0;
-    let errors = 0;
-    for (const at of [epoch, epoch - 1]) {
-      const slot = at % BUCKETS;
-      if (this.epochs[slot] !== at) continue;
-      requests += this.requests[slot]! + this.errors[slot]!;
-      errors += this.errors[slot]!;
-    }
+    const { requests, errors } = this.sumAfter(Math.floor(now / BUCKET_MS) - 2);
     return errors * 2 >= requests;
   }
 }
