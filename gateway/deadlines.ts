@@ -9,6 +9,7 @@
  */
 
 import { Slots } from "../core/slots.ts";
+import { VERDICT_GRACE_MS } from "../core/verdict_grace.ts";
 
 const TICK_MS = 100;
 
@@ -50,15 +51,15 @@ function fireDue(now: number): void {
   stopIfIdle();
 }
 
-// Due deadlines fire one turn of the event loop after the tick that finds them. When the loop
-// was held past a deadline (a long synchronous stretch: a large body parsed, a full GC, a burst
-// of other requests' work), what arrived meanwhile (response headers, a stream's next chunk) is
-// only seen in a later turn than the overdue tick, and its caller then cancels the deadline.
-// Fired in the tick, it blamed the upstream (a 504, a stream cut for silence) for an answer
-// that was already in.
+// Due deadlines fire a turn of the event loop after the tick that finds them (a timer of its
+// own: core/verdict_grace.ts). When the loop was held past a deadline (a long synchronous
+// stretch: a large body parsed, a full GC, a burst of other requests' work), what arrived
+// meanwhile (response headers, a stream's next chunk) is only seen in a later turn than the
+// overdue tick, and its caller then cancels the deadline. Fired in the tick, it blamed the
+// upstream (a 504, a stream cut for silence) for an answer that was already in.
 function tick(): void {
   const now = Date.now();
-  if (anyDue(now)) setTimeout(() => fireDue(now), 0);
+  if (anyDue(now)) setTimeout(() => fireDue(now), VERDICT_GRACE_MS);
   else stopIfIdle();
 }
 

@@ -3,6 +3,7 @@
  * timeout. Only new connections pay for the timer; a pooled one is reused without it.
  * @module
  */
+import { VERDICT_GRACE_MS } from "../core/verdict_grace.ts";
 import { Connection, type Origin } from "./connection.ts";
 
 /** `setTimeout` cannot wait longer than this; a limit beyond it is no limit. */
@@ -48,11 +49,15 @@ export async function openConnection(
   // of other requests' work), a connect that completed meanwhile is only seen in a later turn
   // than the overdue timer, and a verdict taken in the timer blamed the upstream (a 504) for a
   // connection already open: with the loop held 500 ms after a 100 ms connect timeout to a
-  // listening port, 0 of 20 connects were seen, and 20 of 20 with the extra turn.
+  // listening port, 0 of 20 connects were seen, and 20 of 20 with the extra turn (a timer of
+  // its own: core/verdict_grace.ts).
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
     timer = setTimeout(() => {
-      timer = setTimeout(() => end(new ConnectTimeoutError(origin.key, timeoutMs)), 0);
+      timer = setTimeout(
+        () => end(new ConnectTimeoutError(origin.key, timeoutMs)),
+        VERDICT_GRACE_MS,
+      );
     }, timeoutMs);
   }
   const opening = Connection.open(origin, cancel.signal);
